@@ -1,0 +1,94 @@
+//===- kiln-lld.cpp - lld with Kiln loaded --------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `kiln-lld` is lld, linked as a library, with Kiln's pass plugin loaded
+/// before lld parses its command line. Plain `ld.lld --load-pass-plugin=`
+/// parses `-mllvm` options before it loads plugins, so the plugin's own
+/// `-kiln-*` options are rejected there; here they are known by then. With no
+/// Kiln option, kiln-lld links exactly as ld.lld, lld-link or ld64.lld would
+/// (the flavor comes from `-flavor` or the program name; `kiln-lld` itself is
+/// ELF, so `clang -fuse-ld=/path/to/kiln-lld` works).
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/LLDDriver/LinkerInvocation.h"
+#include "kiln/Support/PluginLocation.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+LLD_HAS_DRIVER(elf)
+LLD_HAS_DRIVER(coff)
+LLD_HAS_DRIVER(mingw)
+LLD_HAS_DRIVER(macho)
+
+using namespace llvm;
+
+static bool isSameFile(StringRef A, StringRef B) {
+  bool Result = false;
+  return !sys::fs::equivalent(A, B, Result) && Result;
+}
+
+/// Loads Kiln's plugin into the process so its cl::opts exist before lld
+/// parses `-mllvm`. lld may load the same module again for LTO; dlopen then
+/// returns the same handle and the plugin registers its passes only once per
+/// PassBuilder. \returns the plugin's path, or "" if it is unavailable.
+static std::string preloadKilnPlugin(const char *Argv0, bool Required) {
+  static int AddressInKilnLld;
+  Expected<std::string> Path = kiln::findPlugin(Argv0, &AddressInKilnLld);
+  if (!Path) {
+    std::string Message = toString(Path.takeError());
+    // Without Kiln options the plugin is not needed: stay exactly lld.
+    if (Required)
+      WithColor::error(errs(), "kiln-lld")
+          << Message << "; the -kiln-* options on the command line need it\n";
+    return "";
+  }
+  std::string LoadError;
+  if (!sys::DynamicLibrary::getPermanentLibrary(Path->c_str(), &LoadError)
+           .isValid()) {
+    if (Required)
+      WithColor::error(errs(), "kiln-lld")
+          << "cannot load the Kiln plugin " << *Path << ": " << LoadError
+          << '\n';
+    return "";
+  }
+  return *Path;
+}
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  ArrayRef<const char *> Args(Argv, Argc);
+
+  bool NeedsPlugin = kiln::requestsKilnOptions(Args);
+  std::string PluginPath = preloadKilnPlugin(Argv[0], NeedsPlugin);
+  if (NeedsPlugin && PluginPath.empty())
+    return 1;
+
+  kiln::LinkerInvocation Invocation =
+      kiln::buildLinkerInvocation(Args, PluginPath, isSameFile);
+  SmallVector<const char *, 64> LldArgs;
+  for (const std::string &Arg : Invocation.Args)
+    LldArgs.push_back(Arg.c_str());
+
+  lld::Result Result =
+      lld::lldMain(LldArgs, outs(), errs(),
+                   {{lld::Gnu, &lld::elf::link},
+                    {lld::MinGW, &lld::mingw::link},
+                    {lld::WinLink, &lld::coff::link},
+                    {lld::Darwin, &lld::macho::link}});
+  return Result.retCode;
+}

@@ -1,0 +1,80 @@
+//===- PipelineExtensions.cpp - Kiln passes in the default pipelines ------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The positions Kiln uses, and why:
+///  - OptimizerLast, in every phase but full-LTO pre-link: the end of a
+///    per-TU `-O2` compile, of the ThinLTO pre-link compile (before the
+///    summary is written) and of each ThinLTO backend. Profile metadata is
+///    final there, and in the backends imports have landed.
+///  - FullLinkTimeOptimizationLast: the end of the merged module's pipeline
+///    in full LTO, where one pass sees the whole program.
+/// Full-LTO pre-link is skipped: its module is optimized again after the
+/// merge, so work done there would be repeated or undone.
+///
+//===----------------------------------------------------------------------===//
+
+#include "PipelineExtensions.h"
+
+#include "kiln/Passes/FunctionProfile.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static cl::opt<bool> PrintFunctionProfile(
+    "kiln-print-function-profile", cl::init(false),
+    cl::desc("print Kiln's per-function profile view to stderr at the end of "
+             "each optimization pipeline (compile, ThinLTO pre-link and "
+             "backends, full LTO)"));
+
+static cl::opt<bool> EmitProfileRemarks(
+    "kiln-profile-remarks", cl::init(false),
+    cl::desc("emit a 'kiln-profile' analysis remark per function with its "
+             "entry count and temperature at the end of each optimization "
+             "pipeline"));
+
+static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
+  switch (Phase) {
+  case ThinOrFullLTOPhase::None:
+    return "compile";
+  case ThinOrFullLTOPhase::ThinLTOPreLink:
+    return "thinlto-prelink";
+  case ThinOrFullLTOPhase::ThinLTOPostLink:
+    return "thinlto-backend";
+  case ThinOrFullLTOPhase::FullLTOPreLink:
+    return "fulllto-prelink";
+  case ThinOrFullLTOPhase::FullLTOPostLink:
+    return "fulllto";
+  }
+  llvm_unreachable("unknown ThinOrFullLTOPhase");
+}
+
+/// Adds the passes Kiln runs once a module's optimization is complete.
+static void addEndOfPipelinePasses(ModulePassManager &MPM,
+                                   ThinOrFullLTOPhase Phase) {
+  if (EmitProfileRemarks)
+    MPM.addPass(kiln::ProfileRemarksPass());
+  if (PrintFunctionProfile)
+    MPM.addPass(kiln::FunctionProfilePrinterPass(errs(), getPhaseName(Phase)));
+}
+
+void kiln::registerPipelineExtensions(PassBuilder &PB) {
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        if (Phase == ThinOrFullLTOPhase::FullLTOPreLink)
+          return;
+        addEndOfPipelinePasses(MPM, Phase);
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addEndOfPipelinePasses(MPM, ThinOrFullLTOPhase::FullLTOPostLink);
+      });
+}
