@@ -37,6 +37,9 @@ if config.host_triple.startswith("x86_64") and "linux" in config.host_triple:
 config.substitutions.append(("%kiln_plugin", config.kiln_plugin))
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
+config.substitutions.append(("%cmake_c_compiler", config.cmake_c_compiler))
+config.substitutions.append(("%cmake", config.cmake_executable))
 
 kiln_tools = [
     # Not inside kiln-lld, -kiln-option or a path.

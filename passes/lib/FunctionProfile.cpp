@@ -23,6 +23,7 @@
 
 #include "kiln/Passes/FunctionProfile.h"
 
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/IR/Function.h"
@@ -63,16 +64,22 @@ static StringRef getSummaryKind(const ProfileSummaryInfo &PSI) {
   return "unknown";
 }
 
-static kiln::ProfileTemperature classify(const Function &F,
-                                         const ProfileSummaryInfo &PSI) {
+// Classifies the function's code, not only its entry: a function entered
+// rarely whose loop runs hot is hot code for layout, so the block counts
+// (BFI scaled by the entry count) count too, as PSI's *InCallGraph do.
+// BFI is computed only for functions that have a count to scale it by.
+static kiln::ProfileTemperature classify(Function &F,
+                                         const ProfileSummaryInfo &PSI,
+                                         FunctionAnalysisManager &FAM) {
   using kiln::ProfileTemperature;
   if (!PSI.hasProfileSummary())
     return ProfileTemperature::NoProfile;
   if (!F.getEntryCount())
     return ProfileTemperature::Unknown;
-  if (PSI.isFunctionEntryHot(&F))
+  BlockFrequencyInfo &BFI = FAM.getResult<BlockFrequencyAnalysis>(F);
+  if (PSI.isFunctionHotInCallGraph(&F, BFI))
     return ProfileTemperature::Hot;
-  if (PSI.isFunctionEntryCold(&F))
+  if (PSI.isFunctionColdInCallGraph(&F, BFI))
     return ProfileTemperature::Cold;
   return ProfileTemperature::Warm;
 }
@@ -80,9 +87,11 @@ static kiln::ProfileTemperature classify(const Function &F,
 kiln::FunctionProfile
 kiln::FunctionProfileAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
   const ProfileSummaryInfo &PSI = MAM.getResult<ProfileSummaryAnalysis>(M);
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   FunctionProfile Result;
   Result.SummaryKind = getSummaryKind(PSI).str();
-  for (const Function &F : M) {
+  for (Function &F : M) {
     if (F.isDeclaration())
       continue;
     FunctionProfileRecord Record;
@@ -91,7 +100,7 @@ kiln::FunctionProfileAnalysis::run(Module &M, ModuleAnalysisManager &MAM) {
       Record.EntryCount = Count->getCount();
       Record.SyntheticCount = Count->isSynthetic();
     }
-    Record.Temperature = classify(F, PSI);
+    Record.Temperature = classify(F, PSI, FAM);
     Record.NumBlocks = F.size();
     Record.NumInstructions = F.getInstructionCount();
     Result.Functions.push_back(std::move(Record));

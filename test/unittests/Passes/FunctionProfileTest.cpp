@@ -47,9 +47,10 @@ declare void @external()
 !8 = !{!"NumCounts", i64 4}
 !9 = !{!"NumFunctions", i64 4}
 !10 = !{!"DetailedSummary", !11}
-!11 = !{!12, !13}
-!12 = !{i32 10000, i64 1000, i32 1}
-!13 = !{i32 999999, i64 10, i32 3}
+!11 = !{!12, !13, !14}
+!12 = !{i32 10000, i64 5000, i32 1}
+!13 = !{i32 990000, i64 1000, i32 1}
+!14 = !{i32 999999, i64 10, i32 3}
 !20 = !{!"function_entry_count", i64 5000}
 !21 = !{!"function_entry_count", i64 100}
 !22 = !{!"function_entry_count", i64 1}
