@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# kiln-dev.sh: everything a developer or CI needs, from a brand-new Debian 12
+# machine to a result, in one command.
+#
+#   utils/kiln-dev.sh demo   install, build, then run Kiln's main job on the
+#                            bundled sample application: the benchmark table
+#   utils/kiln-dev.sh test   install, build everything, run all tests
+#                            (lit + unit tests: the check-kiln target)
+#   utils/kiln-dev.sh deps   only install the Debian packages that are missing
+#   utils/kiln-dev.sh build  only configure and build
+#
+# Environment: KILN_BUILD_DIR (default: <repo>/build), KILN_JOBS (default:
+# number of cores), KILN_BENCH_ARGS (extra arguments for bench/run.py).
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${KILN_BUILD_DIR:-$repo_root/build}
+jobs=${KILN_JOBS:-$(nproc)}
+llvm_bin=/usr/lib/llvm-22/bin
+
+# Exactly what Kiln needs from Debian: LLVM 22 (headers, clang, lld as a
+# library, lit/FileCheck, the profile runtime), GoogleTest/GoogleMock,
+# Abseil, valgrind for the benchmarks, and the build tools.
+packages=(
+  llvm-22-dev llvm-22-tools clang-22 lld-22 liblld-22-dev libclang-rt-22-dev
+  zlib1g-dev libzstd-dev
+  libgtest-dev libgmock-dev libabsl-dev
+  valgrind python3 cmake ninja-build
+)
+
+log() { printf 'kiln-dev: %s\n' "$*" >&2; }
+
+install_deps() {
+  local missing=()
+  for pkg in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$pkg")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    log "all ${#packages[@]} required packages are installed"
+    return
+  fi
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { log "need root (or sudo) to install: ${missing[*]}"; exit 1; }
+    sudo=(sudo)
+  fi
+  log "installing: ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure_and_build() {
+  if [ ! -f "$build_dir/build.ninja" ]; then
+    log "configuring in $build_dir"
+    cmake -G Ninja -S "$repo_root" -B "$build_dir" \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$llvm_bin/clang" \
+      -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" \
+      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit"
+  fi
+  log "building with $jobs jobs"
+  cmake --build "$build_dir" -j "$jobs"
+}
+
+run_tests() {
+  log "running check-kiln (lit and unit tests)"
+  cmake --build "$build_dir" -j "$jobs" --target check-kiln
+}
+
+run_demo() {
+  log "running the benchmark on the bundled sample application"
+  # shellcheck disable=SC2086
+  python3 "$repo_root/bench/run.py" --work-dir "$build_dir/bench" \
+    --kiln-bin "$build_dir/bin" --jobs "$jobs" ${KILN_BENCH_ARGS:-}
+}
+
+case "${1:-}" in
+  deps) install_deps ;;
+  build) install_deps; configure_and_build ;;
+  test) install_deps; configure_and_build; run_tests ;;
+  demo) install_deps; configure_and_build; run_demo ;;
+  *)
+    sed -n '5,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+    ;;
+esac
