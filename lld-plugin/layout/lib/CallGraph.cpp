@@ -1,0 +1,131 @@
+//===- CallGraph.cpp - The profiled call graph ----------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Layout/CallGraph.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace llvm;
+using namespace kiln::layout;
+
+StringRef kiln::layout::getScenarioKindName(ScenarioKind Kind) {
+  switch (Kind) {
+  case ScenarioKind::Startup:
+    return "startup";
+  case ScenarioKind::SteadyState:
+    return "steady";
+  }
+  llvm_unreachable("unknown ScenarioKind");
+}
+
+NodeId CallGraph::getOrAddNode(StringRef Name, uint64_t Size,
+                               StringRef Origin) {
+  auto [It, Inserted] = NodeByName.try_emplace(Name, NodeId(Nodes.size()));
+  if (Inserted) {
+    Nodes.push_back(Node{Name.str(), Origin.str(), Size});
+    return It->second;
+  }
+  Node &Existing = Nodes[It->second];
+  if (Existing.Size == 0)
+    Existing.Size = Size;
+  if (Existing.Origin.empty())
+    Existing.Origin = Origin.str();
+  return It->second;
+}
+
+NodeId CallGraph::findNode(StringRef Name) const {
+  auto It = NodeByName.find(Name);
+  return It == NodeByName.end() ? InvalidNode : It->second;
+}
+
+ScenarioId CallGraph::addScenario(StringRef Name, ScenarioKind Kind,
+                                  double Weight) {
+  assert(Weight > 0 && "scenario weight must be positive");
+  Scenario S;
+  S.Name = Name.str();
+  S.Kind = Kind;
+  S.Weight = Weight;
+  Scenarios.push_back(std::move(S));
+  EdgeIndex.emplace_back();
+  return ScenarioId(Scenarios.size() - 1);
+}
+
+void CallGraph::addCount(ScenarioId S, NodeId Node, uint64_t Count) {
+  assert(Node < Nodes.size() && "unknown node");
+  std::vector<uint64_t> &Counts = Scenarios[S].Counts;
+  if (Counts.size() <= Node)
+    Counts.resize(Nodes.size(), 0);
+  Counts[Node] += Count;
+}
+
+void CallGraph::addEdge(ScenarioId S, NodeId Caller, NodeId Callee,
+                        uint64_t Count) {
+  assert(Caller < Nodes.size() && Callee < Nodes.size() && "unknown node");
+  auto [It, Inserted] =
+      EdgeIndex[S].try_emplace({Caller, Callee}, Scenarios[S].Edges.size());
+  if (Inserted)
+    Scenarios[S].Edges.push_back(Edge{Caller, Callee, Count});
+  else
+    Scenarios[S].Edges[It->second].Count += Count;
+}
+
+void CallGraph::addTrace(ScenarioId S, Trace T) {
+  assert(all_of(T.Nodes, [&](NodeId N) { return N < Nodes.size(); }) &&
+         "unknown node in trace");
+  Scenarios[S].Traces.push_back(std::move(T));
+}
+
+uint64_t CallGraph::getCount(ScenarioId S, NodeId Node) const {
+  const std::vector<uint64_t> &Counts = Scenarios[S].Counts;
+  return Node < Counts.size() ? Counts[Node] : 0;
+}
+
+uint64_t CallGraph::getWeightedCount(NodeId Node) const {
+  double Sum = 0;
+  for (ScenarioId S = 0; S < Scenarios.size(); ++S)
+    Sum += Scenarios[S].Weight * double(getCount(S, Node));
+  return uint64_t(Sum);
+}
+
+std::vector<Edge> CallGraph::getWeightedEdges() const {
+  // Sum in double per pair, then sort: independent of scenario order.
+  DenseMap<std::pair<NodeId, NodeId>, double> Sums;
+  for (const Scenario &S : Scenarios)
+    for (const Edge &E : S.Edges)
+      Sums[{E.Caller, E.Callee}] += S.Weight * double(E.Count);
+  std::vector<Edge> Result;
+  Result.reserve(Sums.size());
+  for (const auto &[Key, Sum] : Sums)
+    Result.push_back(Edge{Key.first, Key.second, uint64_t(Sum)});
+  llvm::sort(Result, [](const Edge &A, const Edge &B) {
+    return std::tie(A.Caller, A.Callee) < std::tie(B.Caller, B.Callee);
+  });
+  return Result;
+}
+
+BitVector CallGraph::getExecuted(ScenarioId S) const {
+  BitVector Executed(Nodes.size());
+  const Scenario &Sc = Scenarios[S];
+  for (NodeId N = 0; N < Sc.Counts.size(); ++N)
+    if (Sc.Counts[N] > 0)
+      Executed.set(N);
+  for (const Edge &E : Sc.Edges) {
+    if (E.Count == 0)
+      continue;
+    Executed.set(E.Caller);
+    Executed.set(E.Callee);
+  }
+  for (const Trace &T : Sc.Traces)
+    for (NodeId N : T.Nodes)
+      Executed.set(N);
+  return Executed;
+}
