@@ -59,6 +59,7 @@ llvm_tools = [
     ToolSubst("ld64.lld", unresolved="fatal"),
     ToolSubst("split-file", unresolved="fatal"),
     ToolSubst("llvm-as", unresolved="fatal"),
+    ToolSubst("llvm-ar", unresolved="fatal"),
     ToolSubst("llvm-dis", unresolved="fatal"),
     ToolSubst("llvm-mc", unresolved="fatal"),
     ToolSubst("llvm-nm", unresolved="fatal"),

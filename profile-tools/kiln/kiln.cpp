@@ -15,12 +15,17 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Layout/CallGraph.h"
+#include "kiln/Sources/EdgeList.h"
+#include "kiln/Sources/LinkerInputs.h"
 #include "kiln/Support/PluginLocation.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
+#include "kiln/Tools/CallGraphDump.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -53,6 +58,82 @@ static Error printPluginPathMain(const char *Argv0) {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln callgraph
+//===----------------------------------------------------------------------===//
+
+static cl::SubCommand CallGraphCmd(
+    "callgraph",
+    "Dump the profiled call graph: edges with counts, heaviest first "
+    "(see docs/CommandGuide/kiln-callgraph.rst)");
+
+static cl::list<std::string>
+    CallGraphInputs(cl::Positional, cl::sub(CallGraphCmd),
+                    cl::desc("<object, archive...>"), cl::cat(KilnCategory));
+static cl::list<std::string>
+    CallGraphEdgeLists("edges", cl::sub(CallGraphCmd), cl::value_desc("file"),
+                       cl::desc("an lld call-graph edge list ('caller callee "
+                                "count' lines); may be repeated"),
+                       cl::cat(KilnCategory));
+static cl::opt<uint64_t>
+    CallGraphTop("top", cl::sub(CallGraphCmd), cl::init(0),
+                 cl::value_desc("N"),
+                 cl::desc("print only the N heaviest edges (default: all)"),
+                 cl::cat(KilnCategory));
+static cl::opt<uint64_t>
+    CallGraphMinCount("min-count", cl::sub(CallGraphCmd), cl::init(0),
+                      cl::value_desc("N"),
+                      cl::desc("omit edges with a count below N"),
+                      cl::cat(KilnCategory));
+static cl::opt<kiln::DumpFormat> CallGraphFormat(
+    "format", cl::sub(CallGraphCmd), cl::init(kiln::DumpFormat::Text),
+    cl::desc("output format"),
+    cl::values(clEnumValN(kiln::DumpFormat::Text, "text", "text (default)"),
+               clEnumValN(kiln::DumpFormat::JSON, "json", "JSON"),
+               clEnumValN(kiln::DumpFormat::DOT, "dot", "Graphviz DOT")),
+    cl::cat(KilnCategory));
+static cl::opt<bool> CallGraphNoDemangle("no-demangle", cl::sub(CallGraphCmd),
+                                         cl::desc("print mangled names"),
+                                         cl::cat(KilnCategory));
+
+static Error callGraphMain() {
+  if (CallGraphInputs.empty() && CallGraphEdgeLists.empty())
+    return kiln::makeToolError("no input", "",
+                               "give objects or archives built with a "
+                               "profile, or --edges=<file>");
+  kiln::layout::CallGraph Graph;
+  kiln::layout::ScenarioId All =
+      Graph.addScenario("all", kiln::layout::ScenarioKind::SteadyState);
+  kiln::LinkerInputs Inputs;
+  for (const std::string &Path : CallGraphInputs)
+    if (Error E = kiln::readLinkerInput(Path, Inputs))
+      return kiln::makeToolError(toString(std::move(E)));
+  kiln::addToCallGraph(Inputs, Graph, All);
+  for (const std::string &Path : CallGraphEdgeLists) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buffer)
+      return kiln::makeToolError(Buffer.getError().message(), Path);
+    if (Error E = kiln::readEdgeList((*Buffer)->getMemBufferRef(), Graph, All))
+      return kiln::makeToolError(toString(std::move(E)));
+  }
+  if (!CallGraphInputs.empty() && Inputs.NumInputsWithCallGraph == 0)
+    WithColor::warning(errs(), ToolName)
+        << "none of the " << Inputs.NumObjects
+        << " object(s) has a call graph profile section; compile with "
+           "-fprofile-use= (LLVM's CGProfile pass records it, except in "
+           "ThinLTO pre-link compiles)\n";
+
+  kiln::CallGraphDumpOptions Opts;
+  Opts.Format = CallGraphFormat;
+  Opts.Top = CallGraphTop;
+  Opts.MinCount = CallGraphMinCount;
+  Opts.Demangle = !CallGraphNoDemangle;
+  Opts.StripLeadingUnderscore = Inputs.Format == kiln::ObjectFormat::MachO;
+  kiln::dumpCallGraph(Graph, Opts, outs());
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +161,8 @@ int main(int Argc, const char **Argv) {
 
   if (PrintPluginPathCmd)
     return kiln::reportToolError(ToolName, printPluginPathMain(Argv[0]));
+  if (CallGraphCmd)
+    return kiln::reportToolError(ToolName, callGraphMain());
 
   WithColor::error(errs(), ToolName)
       << "no subcommand specified; run 'kiln --help' for the list\n";

@@ -1,0 +1,35 @@
+//===- kiln/Sources/EdgeList.h - lld's call-graph edge lists ----*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reads and writes the text format of lld's `--call-graph-ordering-file`:
+/// one `caller callee count` line per edge, fields separated by blanks,
+/// `#` starting a comment. Names are linker symbol names.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_SOURCES_EDGELIST_H
+#define KILN_SOURCES_EDGELIST_H
+
+#include "kiln/Layout/CallGraph.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+namespace kiln {
+
+/// Adds the edges of the edge list in \p Buffer to scenario \p S of \p G
+/// (creating nodes as needed; sizes stay unknown). A callee's count is also
+/// added to its execution count. \returns an error naming the buffer and the
+/// line for a malformed line; nothing is added then.
+llvm::Error readEdgeList(llvm::MemoryBufferRef Buffer, layout::CallGraph &G,
+                         layout::ScenarioId S);
+
+} // namespace kiln
+
+#endif // KILN_SOURCES_EDGELIST_H

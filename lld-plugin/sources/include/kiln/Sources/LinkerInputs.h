@@ -1,0 +1,92 @@
+//===- kiln/Sources/LinkerInputs.h - Functions and call graphs of objects -*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reads what a link will see from its native inputs (ELF, COFF and Mach-O
+/// relocatable objects, and archives of them): every defined function symbol
+/// with its object, section, size and binding, and the call-graph profile the
+/// compiler recorded (LLVM's CGProfile pass: the `.llvm.call-graph-profile`
+/// section of ELF and COFF, `__LLVM,__cg_profile` of Mach-O). The name mapper
+/// binds profile names to these symbols; the edges become CallGraph edges.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_SOURCES_LINKERINPUTS_H
+#define KILN_SOURCES_LINKERINPUTS_H
+
+#include "kiln/Layout/CallGraph.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// The object file formats Kiln orders for.
+enum class ObjectFormat { Unknown, ELF, COFF, MachO };
+
+/// \returns "ELF", "COFF", "Mach-O" or "unknown".
+llvm::StringRef getObjectFormatName(ObjectFormat Format);
+
+/// A function symbol defined in a linker input.
+struct InputFunction {
+  std::string Name;   ///< As in the symbol table (Mach-O '_', COFF decorated).
+  std::string Object; ///< `path` or `archive(member)`.
+  std::string Section; ///< Name of the section that holds it.
+  uint64_t Size = 0;  ///< Bytes (ELF st_size; else up to the next symbol).
+  bool IsLocal = false; ///< Not visible outside its object (a C `static`).
+  /// The symbol can be ordered on its own: its section holds only it (ELF
+  /// `-ffunction-sections`, a COFF COMDAT leader, any Mach-O function).
+  bool HasOwnSection = false;
+};
+
+/// A call-graph-profile entry of an input, as indices into
+/// LinkerInputs::Functions or, for callees defined elsewhere, by name.
+struct InputCallEdge {
+  /// Index into Functions, or -1 if the symbol is not defined here.
+  int64_t Caller = -1;
+  int64_t Callee = -1;
+  std::string CallerName; ///< Always set.
+  std::string CalleeName; ///< Always set.
+  uint64_t Count = 0;
+};
+
+/// What a set of linker inputs defines and the call graph they record.
+struct LinkerInputs {
+  ObjectFormat Format = ObjectFormat::Unknown;
+  std::vector<InputFunction> Functions;
+  std::vector<InputCallEdge> Edges;
+  /// Inputs that carried a call-graph-profile section.
+  unsigned NumInputsWithCallGraph = 0;
+  /// Native objects read (archive members count one each).
+  unsigned NumObjects = 0;
+};
+
+/// Reads the object or archive at \p Path into \p Inputs. All inputs of one
+/// LinkerInputs must share a format. \returns an error naming the file (and
+/// archive member) for unreadable, corrupt or unsupported input, including
+/// LLVM bitcode, which has no call-graph section before LTO.
+llvm::Error readLinkerInput(llvm::StringRef Path, LinkerInputs &Inputs);
+
+/// \returns the CallGraph key of \p F: its name if it is global, and
+/// `<object>:<name>` if it is local, so that same-named statics of
+/// different objects stay distinct nodes.
+std::string getNodeKey(const InputFunction &F);
+
+/// Adds every function of \p Inputs as a node (key from getNodeKey, with
+/// size and origin) and every call-graph edge to scenario \p S of \p G. An
+/// edge to a function defined in no input is keyed by its name.
+void addToCallGraph(const LinkerInputs &Inputs, layout::CallGraph &G,
+                    layout::ScenarioId S);
+
+} // namespace kiln
+
+#endif // KILN_SOURCES_LINKERINPUTS_H

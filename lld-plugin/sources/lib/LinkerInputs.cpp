@@ -1,0 +1,427 @@
+//===- LinkerInputs.cpp - Functions and call graphs of objects ------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The three encodings of LLVM's call-graph profile, as lld reads them:
+///  - ELF: a SHT_LLVM_CALL_GRAPH_PROFILE section of 8-byte weights and, in
+///    the relocation section that applies to it, two relocations per entry
+///    whose symbols are the caller and the callee;
+///  - COFF: `.llvm.call-graph-profile`, entries {u32 from, u32 to, u64 count}
+///    with from/to indices into the COFF symbol table;
+///  - Mach-O: `__LLVM,__cg_profile`, the same entries over the nlist table.
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Sources/LinkerInputs.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/Binary.h"
+#include "llvm/Object/COFF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/MachO.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+
+using namespace llvm;
+using namespace llvm::object;
+using namespace kiln;
+
+StringRef kiln::getObjectFormatName(ObjectFormat Format) {
+  switch (Format) {
+  case ObjectFormat::Unknown:
+    return "unknown";
+  case ObjectFormat::ELF:
+    return "ELF";
+  case ObjectFormat::COFF:
+    return "COFF";
+  case ObjectFormat::MachO:
+    return "Mach-O";
+  }
+  llvm_unreachable("unknown ObjectFormat");
+}
+
+static ObjectFormat getFormat(const ObjectFile &Obj) {
+  if (isa<ELFObjectFileBase>(Obj))
+    return ObjectFormat::ELF;
+  if (isa<COFFObjectFile>(Obj))
+    return ObjectFormat::COFF;
+  if (isa<MachOObjectFile>(Obj))
+    return ObjectFormat::MachO;
+  return ObjectFormat::Unknown;
+}
+
+static Error inputError(StringRef Where, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Where + ": " + Message);
+}
+
+namespace {
+/// Reads one native object into a LinkerInputs.
+class ObjectReader {
+public:
+  ObjectReader(const ObjectFile &Obj, StringRef Where, LinkerInputs &Inputs)
+      : Obj(Obj), Where(Where), Inputs(Inputs) {}
+  Error read();
+
+private:
+  Error readFunctions();
+  void computeMissingSizes();
+  Error readELFCallGraph();
+  Error readIndexedCallGraph(StringRef SectionName, StringRef Segment);
+  Expected<InputCallEdge> makeEdge(const SymbolRef &From, const SymbolRef &To,
+                                   uint64_t Count);
+  Expected<SymbolRef> getSymbolByIndex(uint32_t Index);
+
+  const ObjectFile &Obj;
+  std::string Where;
+  LinkerInputs &Inputs;
+  /// Defined function symbols of this object -> index in Inputs.Functions.
+  std::map<DataRefImpl, size_t> FunctionIndex;
+  /// Value of each function symbol, for formats without symbol sizes.
+  std::vector<std::pair<size_t, uint64_t>> Values;
+  size_t FirstFunction = 0;
+};
+} // namespace
+
+Error ObjectReader::read() {
+  ObjectFormat Format = getFormat(Obj);
+  if (Format == ObjectFormat::Unknown)
+    return inputError(Where, "unsupported object file format " +
+                                 Obj.getFileFormatName());
+  if (Inputs.Format != ObjectFormat::Unknown && Inputs.Format != Format)
+    return inputError(Where, "is " + getObjectFormatName(Format) +
+                                 ", but earlier inputs are " +
+                                 getObjectFormatName(Inputs.Format));
+  Inputs.Format = Format;
+  ++Inputs.NumObjects;
+  FirstFunction = Inputs.Functions.size();
+  if (Error E = readFunctions())
+    return E;
+  if (Format == ObjectFormat::ELF)
+    return readELFCallGraph();
+  if (Format == ObjectFormat::COFF)
+    return readIndexedCallGraph(".llvm.call-graph-profile", "");
+  return readIndexedCallGraph("__cg_profile", "__LLVM");
+}
+
+Error ObjectReader::readFunctions() {
+  for (const SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<SymbolRef::Type> Type = Sym.getType();
+    if (!Flags || !Type) {
+      consumeError(Flags.takeError());
+      consumeError(Type.takeError());
+      return inputError(Where, "corrupt symbol table");
+    }
+    if ((*Flags & SymbolRef::SF_Undefined) || *Type != SymbolRef::ST_Function)
+      continue;
+    Expected<StringRef> Name = Sym.getName();
+    Expected<section_iterator> Section = Sym.getSection();
+    if (!Name || !Section) {
+      consumeError(Name.takeError());
+      consumeError(Section.takeError());
+      return inputError(Where, "corrupt symbol table");
+    }
+    if (Name->empty() || *Section == Obj.section_end())
+      continue;
+    // Mach-O C symbols start with '_'; others (ltmp0, L...) are
+    // assembler-private labels, not functions.
+    if (isa<MachOObjectFile>(Obj) && !Name->starts_with("_"))
+      continue;
+    InputFunction F;
+    F.Name = Name->str();
+    F.Object = Where;
+    if (Expected<StringRef> SecName = (*Section)->getName())
+      F.Section = SecName->str();
+    else
+      consumeError(SecName.takeError());
+    F.IsLocal = !(*Flags & SymbolRef::SF_Global);
+    if (isa<ELFObjectFileBase>(Obj))
+      F.Size = ELFSymbolRef(Sym).getSize();
+    Expected<uint64_t> Value = Sym.getValue();
+    if (!Value) {
+      consumeError(Value.takeError());
+      return inputError(Where, "corrupt symbol table");
+    }
+    FunctionIndex[Sym.getRawDataRefImpl()] = Inputs.Functions.size();
+    Values.emplace_back(Inputs.Functions.size(), *Value);
+    Inputs.Functions.push_back(std::move(F));
+  }
+  computeMissingSizes();
+
+  // Which functions can be ordered on their own.
+  StringMap<unsigned> FunctionsPerSection;
+  for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I)
+    ++FunctionsPerSection[Inputs.Functions[I].Section];
+  for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I) {
+    InputFunction &F = Inputs.Functions[I];
+    bool Alone = FunctionsPerSection[F.Section] == 1;
+    switch (Inputs.Format) {
+    case ObjectFormat::ELF:
+      F.HasOwnSection = Alone && F.Section != ".text";
+      break;
+    case ObjectFormat::COFF:
+      // lld-link orders COMDAT sections only, by their leader's name.
+      F.HasOwnSection = Alone && F.Section.find('$') == std::string::npos;
+      break;
+    case ObjectFormat::MachO:
+      // Mach-O objects are split into subsections at symbols.
+      F.HasOwnSection = true;
+      break;
+    case ObjectFormat::Unknown:
+      break;
+    }
+  }
+  if (const auto *COFF = dyn_cast<COFFObjectFile>(&Obj)) {
+    // Without IMAGE_SCN_LNK_COMDAT a section cannot be reordered.
+    for (const SymbolRef &Sym : Obj.symbols()) {
+      auto It = FunctionIndex.find(Sym.getRawDataRefImpl());
+      if (It == FunctionIndex.end())
+        continue;
+      Expected<section_iterator> Sec = Sym.getSection();
+      if (!Sec) {
+        consumeError(Sec.takeError());
+        continue;
+      }
+      const coff_section *Raw = COFF->getCOFFSection(**Sec);
+      if (!(Raw->Characteristics & COFF::IMAGE_SCN_LNK_COMDAT))
+        Inputs.Functions[It->second].HasOwnSection = false;
+    }
+  }
+  return Error::success();
+}
+
+// COFF and Mach-O symbols have no size: a function extends to the next
+// function symbol of its section, or to the section's end.
+void ObjectReader::computeMissingSizes() {
+  if (isa<ELFObjectFileBase>(Obj))
+    return;
+  StringMap<uint64_t> SectionEnd;
+  for (const SectionRef &Sec : Obj.sections())
+    if (Expected<StringRef> Name = Sec.getName())
+      SectionEnd[*Name] = Sec.getAddress() + Sec.getSize();
+    else
+      consumeError(Name.takeError());
+  std::vector<std::pair<size_t, uint64_t>> Sorted = Values;
+  llvm::sort(Sorted, [&](const auto &A, const auto &B) {
+    const std::string &SA = Inputs.Functions[A.first].Section;
+    const std::string &SB = Inputs.Functions[B.first].Section;
+    return std::tie(SA, A.second, A.first) < std::tie(SB, B.second, B.first);
+  });
+  for (size_t I = 0; I < Sorted.size(); ++I) {
+    InputFunction &F = Inputs.Functions[Sorted[I].first];
+    uint64_t End = SectionEnd.lookup(F.Section);
+    if (I + 1 < Sorted.size() &&
+        Inputs.Functions[Sorted[I + 1].first].Section == F.Section)
+      End = Sorted[I + 1].second;
+    F.Size = End > Sorted[I].second ? End - Sorted[I].second : 0;
+  }
+}
+
+Expected<InputCallEdge> ObjectReader::makeEdge(const SymbolRef &From,
+                                               const SymbolRef &To,
+                                               uint64_t Count) {
+  InputCallEdge Edge;
+  Edge.Count = Count;
+  for (auto [Sym, Index, Name] :
+       {std::tie(From, Edge.Caller, Edge.CallerName),
+        std::tie(To, Edge.Callee, Edge.CalleeName)}) {
+    Expected<StringRef> SymName = Sym.getName();
+    if (!SymName)
+      return SymName.takeError();
+    Name = SymName->str();
+    auto It = FunctionIndex.find(Sym.getRawDataRefImpl());
+    if (It != FunctionIndex.end())
+      Index = int64_t(It->second);
+  }
+  return Edge;
+}
+
+Error ObjectReader::readELFCallGraph() {
+  std::optional<SectionRef> CGSection;
+  for (const SectionRef &Sec : Obj.sections())
+    if (ELFSectionRef(Sec).getType() == ELF::SHT_LLVM_CALL_GRAPH_PROFILE)
+      CGSection = Sec;
+  if (!CGSection)
+    return Error::success();
+  ++Inputs.NumInputsWithCallGraph;
+
+  Expected<StringRef> Contents = CGSection->getContents();
+  if (!Contents)
+    return inputError(Where, "cannot read the call graph profile: " +
+                                 toString(Contents.takeError()));
+  if (Contents->size() % 8)
+    return inputError(Where, "call graph profile section size " +
+                                 Twine(Contents->size()) +
+                                 " is not a multiple of 8");
+  size_t NumEntries = Contents->size() / 8;
+  std::vector<RelocationRef> Relocs;
+  for (const SectionRef &Sec : Obj.sections()) {
+    Expected<section_iterator> Target = Sec.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target != Obj.section_end() && **Target == *CGSection)
+      append_range(Relocs, Sec.relocations());
+  }
+  if (Relocs.size() != 2 * NumEntries)
+    return inputError(Where, "call graph profile has " + Twine(NumEntries) +
+                                 " entries but " + Twine(Relocs.size()) +
+                                 " relocations (expected two per entry)");
+  for (size_t I = 0; I < NumEntries; ++I) {
+    uint64_t Count =
+        Obj.isLittleEndian()
+            ? support::endian::read64le(Contents->data() + 8 * I)
+            : support::endian::read64be(Contents->data() + 8 * I);
+    symbol_iterator From = Relocs[2 * I].getSymbol();
+    symbol_iterator To = Relocs[2 * I + 1].getSymbol();
+    if (From == Obj.symbol_end() || To == Obj.symbol_end())
+      return inputError(Where, "call graph profile entry " + Twine(I) +
+                                   " has a relocation without a symbol");
+    Expected<InputCallEdge> Edge = makeEdge(*From, *To, Count);
+    if (!Edge)
+      return inputError(Where, toString(Edge.takeError()));
+    Inputs.Edges.push_back(std::move(*Edge));
+  }
+  return Error::success();
+}
+
+Expected<SymbolRef> ObjectReader::getSymbolByIndex(uint32_t Index) {
+  if (const auto *MachO = dyn_cast<MachOObjectFile>(&Obj)) {
+    if (Index >= MachO->getSymtabLoadCommand().nsyms)
+      return inputError(Where, "symbol index " + Twine(Index) +
+                                   " is out of range");
+    return *MachO->getSymbolByIndex(Index);
+  }
+  const auto *COFF = cast<COFFObjectFile>(&Obj);
+  Expected<COFFSymbolRef> Sym = COFF->getSymbol(Index);
+  if (!Sym)
+    return inputError(Where, "symbol index " + Twine(Index) +
+                                 " is out of range");
+  DataRefImpl Ref;
+  Ref.p = reinterpret_cast<uintptr_t>(Sym->getRawPtr());
+  return SymbolRef(Ref, &Obj);
+}
+
+Error ObjectReader::readIndexedCallGraph(StringRef SectionName,
+                                         StringRef Segment) {
+  std::optional<SectionRef> CGSection;
+  for (const SectionRef &Sec : Obj.sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name != SectionName)
+      continue;
+    if (const auto *MachO = dyn_cast<MachOObjectFile>(&Obj))
+      if (MachO->getSectionFinalSegmentName(Sec.getRawDataRefImpl()) !=
+          Segment)
+        continue;
+    CGSection = Sec;
+  }
+  if (!CGSection)
+    return Error::success();
+  ++Inputs.NumInputsWithCallGraph;
+  Expected<StringRef> Contents = CGSection->getContents();
+  if (!Contents)
+    return inputError(Where, "cannot read the call graph profile: " +
+                                 toString(Contents.takeError()));
+  if (Contents->size() % 16)
+    return inputError(Where, "call graph profile section size " +
+                                 Twine(Contents->size()) +
+                                 " is not a multiple of 16");
+  for (size_t Offset = 0; Offset < Contents->size(); Offset += 16) {
+    const char *Entry = Contents->data() + Offset;
+    uint32_t From = support::endian::read32le(Entry);
+    uint32_t To = support::endian::read32le(Entry + 4);
+    uint64_t Count = support::endian::read64le(Entry + 8);
+    Expected<SymbolRef> FromSym = getSymbolByIndex(From);
+    if (!FromSym)
+      return FromSym.takeError();
+    Expected<SymbolRef> ToSym = getSymbolByIndex(To);
+    if (!ToSym)
+      return ToSym.takeError();
+    Expected<InputCallEdge> Edge = makeEdge(*FromSym, *ToSym, Count);
+    if (!Edge)
+      return inputError(Where, toString(Edge.takeError()));
+    Inputs.Edges.push_back(std::move(*Edge));
+  }
+  return Error::success();
+}
+
+static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs) {
+  if (auto *Obj = dyn_cast<ObjectFile>(&Bin))
+    return ObjectReader(*Obj, Where, Inputs).read();
+  if (auto *Ar = dyn_cast<Archive>(&Bin)) {
+    Error Err = Error::success();
+    for (const Archive::Child &C : Ar->children(Err)) {
+      Expected<StringRef> Member = C.getName();
+      if (!Member)
+        return inputError(Where, toString(Member.takeError()));
+      std::string MemberWhere = (Where + "(" + *Member + ")").str();
+      Expected<std::unique_ptr<Binary>> Child = C.getAsBinary();
+      if (!Child)
+        return inputError(MemberWhere, toString(Child.takeError()));
+      if (Error E = readBinary(**Child, MemberWhere, Inputs))
+        return E;
+    }
+    if (Err)
+      return inputError(Where, toString(std::move(Err)));
+    return Error::success();
+  }
+  if (Bin.isIR())
+    return inputError(Where, "is LLVM bitcode, which has no call graph "
+                             "profile before LTO");
+  return inputError(Where, "is not an object file or archive");
+}
+
+Error kiln::readLinkerInput(StringRef Path, LinkerInputs &Inputs) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return inputError(Path, Buffer.getError().message());
+  if (identify_magic((*Buffer)->getBuffer()) == file_magic::bitcode)
+    return inputError(Path, "is LLVM bitcode, which has no call graph "
+                            "profile before LTO; give the native objects, "
+                            "or a profile and the linked binary");
+  Expected<std::unique_ptr<Binary>> Bin =
+      createBinary((*Buffer)->getMemBufferRef());
+  if (!Bin)
+    return inputError(Path, toString(Bin.takeError()));
+  return readBinary(**Bin, Path, Inputs);
+}
+
+std::string kiln::getNodeKey(const InputFunction &F) {
+  if (!F.IsLocal)
+    return F.Name;
+  return F.Object + ":" + F.Name;
+}
+
+void kiln::addToCallGraph(const LinkerInputs &Inputs, layout::CallGraph &G,
+                          layout::ScenarioId S) {
+  std::vector<layout::NodeId> Ids;
+  Ids.reserve(Inputs.Functions.size());
+  for (const InputFunction &F : Inputs.Functions)
+    Ids.push_back(G.getOrAddNode(getNodeKey(F), F.Size, F.Object));
+  auto NodeOf = [&](int64_t Index, const std::string &Name) {
+    return Index >= 0 ? Ids[Index] : G.getOrAddNode(Name);
+  };
+  for (const InputCallEdge &E : Inputs.Edges) {
+    layout::NodeId Caller = NodeOf(E.Caller, E.CallerName);
+    layout::NodeId Callee = NodeOf(E.Callee, E.CalleeName);
+    G.addEdge(S, Caller, Callee, E.Count);
+    G.addCount(S, Callee, E.Count);
+  }
+}
