@@ -114,6 +114,9 @@ Error ObjectReader::read() {
 }
 
 Error ObjectReader::readFunctions() {
+  // In ELF symbol tables an STT_FILE symbol precedes the local symbols of
+  // its file, in objects and in linked binaries alike.
+  std::string CurrentFile;
   for (const SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
     Expected<SymbolRef::Type> Type = Sym.getType();
@@ -121,6 +124,13 @@ Error ObjectReader::readFunctions() {
       consumeError(Flags.takeError());
       consumeError(Type.takeError());
       return inputError(Where, "corrupt symbol table");
+    }
+    if (*Type == SymbolRef::ST_File && isa<ELFObjectFileBase>(Obj)) {
+      if (Expected<StringRef> FileName = Sym.getName())
+        CurrentFile = FileName->str();
+      else
+        consumeError(FileName.takeError());
+      continue;
     }
     if ((*Flags & SymbolRef::SF_Undefined) || *Type != SymbolRef::ST_Function)
       continue;
@@ -145,6 +155,8 @@ Error ObjectReader::readFunctions() {
     else
       consumeError(SecName.takeError());
     F.IsLocal = !(*Flags & SymbolRef::SF_Global);
+    if (F.IsLocal)
+      F.SourceFile = CurrentFile;
     if (isa<ELFObjectFileBase>(Obj))
       F.Size = ELFSymbolRef(Sym).getSize();
     Expected<uint64_t> Value = Sym.getValue();
@@ -158,7 +170,13 @@ Error ObjectReader::readFunctions() {
   }
   computeMissingSizes();
 
-  // Which functions can be ordered on their own.
+  // Which functions can be ordered on their own. A linked binary does not
+  // say how its inputs were sectioned; its functions are taken as orderable.
+  if (!Obj.isRelocatableObject()) {
+    for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I)
+      Inputs.Functions[I].HasOwnSection = true;
+    return Error::success();
+  }
   StringMap<unsigned> FunctionsPerSection;
   for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I)
     ++FunctionsPerSection[Inputs.Functions[I].Section];

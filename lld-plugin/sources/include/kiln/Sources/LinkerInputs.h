@@ -41,6 +41,9 @@ struct InputFunction {
   std::string Name;   ///< As in the symbol table (Mach-O '_', COFF decorated).
   std::string Object; ///< `path` or `archive(member)`.
   std::string Section; ///< Name of the section that holds it.
+  /// The source file it was compiled from, when the object says (an ELF
+  /// STT_FILE symbol before it); "" otherwise.
+  std::string SourceFile;
   uint64_t Size = 0;  ///< Bytes (ELF st_size; else up to the next symbol).
   bool IsLocal = false; ///< Not visible outside its object (a C `static`).
   /// The symbol can be ordered on its own: its section holds only it (ELF

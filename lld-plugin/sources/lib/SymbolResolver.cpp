@@ -1,0 +1,138 @@
+//===- SymbolResolver.cpp - Profile names to symbols ----------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Sources/SymbolResolver.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace kiln;
+
+PGOName kiln::parsePGOName(StringRef Name) {
+  PGOName Result;
+  // IR PGO: "<file>;<name>". Function names never contain ';'.
+  if (size_t Semi = Name.rfind(';'); Semi != StringRef::npos && Semi > 0) {
+    Result.SourceFile = Name.take_front(Semi).str();
+    Result.Function = Name.drop_front(Semi + 1).str();
+    return Result;
+  }
+  // Front-end PGO: "<file>:<name>". Objective-C methods contain ':' but
+  // start with "-[" or "+[" and are global.
+  bool IsObjCMethod = Name.starts_with("-[") || Name.starts_with("+[");
+  if (size_t Colon = Name.rfind(':');
+      !IsObjCMethod && Colon != StringRef::npos && Colon > 0 &&
+      Colon + 1 < Name.size()) {
+    Result.SourceFile = Name.take_front(Colon).str();
+    Result.Function = Name.drop_front(Colon + 1).str();
+    return Result;
+  }
+  Result.Function = Name.str();
+  return Result;
+}
+
+// Drops ".<Marker><digits>" and anything after it.
+static StringRef dropNumberedSuffix(StringRef Name, StringRef Marker) {
+  size_t Pos = Name.find(Marker);
+  if (Pos == StringRef::npos || Pos == 0)
+    return Name;
+  StringRef Digits = Name.drop_front(Pos + Marker.size());
+  Digits = Digits.take_while([](char C) { return isDigit(C); });
+  return Digits.empty() ? Name : Name.take_front(Pos);
+}
+
+StringRef kiln::getBaseName(StringRef Symbol, ObjectFormat Format) {
+  if (Format == ObjectFormat::MachO)
+    Symbol.consume_front("_");
+  Symbol = dropNumberedSuffix(Symbol, ".llvm.");
+  Symbol = dropNumberedSuffix(Symbol, ".__uniq.");
+  return Symbol;
+}
+
+SymbolResolver::SymbolResolver(const LinkerInputs &Inputs) : Inputs(Inputs) {
+  for (size_t I = 0; I < Inputs.Functions.size(); ++I)
+    ByBaseName[getBaseName(Inputs.Functions[I].Name, Inputs.Format)]
+        .push_back(I);
+}
+
+static StringRef getStem(StringRef Path) {
+  return sys::path::stem(sys::path::filename(Path));
+}
+
+// The object of an archive member "lib.a(member.o)" is the member.
+static StringRef getObjectStem(StringRef Object) {
+  if (Object.ends_with(")"))
+    if (size_t Open = Object.rfind('('); Open != StringRef::npos)
+      Object = Object.slice(Open + 1, Object.size() - 1);
+  return getStem(Object);
+}
+
+/// \returns true if \p F is known to come from \p SourceFile: the object
+/// names its source file (compare whole paths, else file names), or, when it
+/// does not, the object's file name has the source file's stem.
+static bool comesFrom(const InputFunction &F, StringRef SourceFile) {
+  if (!F.SourceFile.empty())
+    return F.SourceFile == SourceFile ||
+           sys::path::filename(F.SourceFile) == sys::path::filename(SourceFile);
+  return getObjectStem(F.Object) == getStem(SourceFile);
+}
+
+Resolution SymbolResolver::resolve(StringRef ProfileName) const {
+  PGOName Name = parsePGOName(ProfileName);
+  Resolution R;
+  auto It = ByBaseName.find(getBaseName(Name.Function, ObjectFormat::ELF));
+  if (It == ByBaseName.end()) {
+    R.Reason = "no input defines a function named '" + Name.Function + "'";
+    return R;
+  }
+  const std::vector<size_t> &Candidates = It->second;
+  auto BindTo = [&](size_t Index, std::string Reason) {
+    R.Status = Resolution::Bound;
+    R.Function = Index;
+    R.Reason = std::move(Reason);
+    return R;
+  };
+  auto Ambiguous = [&](std::vector<size_t> Which, std::string Reason) {
+    R.Status = Resolution::Ambiguous;
+    R.Candidates = std::move(Which);
+    R.Reason = std::move(Reason);
+    return R;
+  };
+
+  if (!Name.isLocal()) {
+    // A global: every definition of it is the same function (C++ inline
+    // functions are defined in many objects; the linker keeps one).
+    for (size_t I : Candidates)
+      if (!Inputs.Functions[I].IsLocal)
+        return BindTo(I, "global symbol");
+    // LTO may have internalized it: then it must be the only one.
+    if (Candidates.size() == 1)
+      return BindTo(Candidates.front(), "global made local (internalized)");
+    return Ambiguous(Candidates, "global function is local in several "
+                                 "inputs (internalized copies)");
+  }
+
+  std::vector<size_t> FromFile;
+  for (size_t I : Candidates)
+    if (comesFrom(Inputs.Functions[I], Name.SourceFile))
+      FromFile.push_back(I);
+  if (FromFile.size() == 1)
+    return BindTo(FromFile.front(), "static function of " + Name.SourceFile);
+  if (FromFile.size() > 1)
+    return Ambiguous(FromFile, "several functions named '" + Name.Function +
+                                   "' come from " + Name.SourceFile);
+  if (Candidates.size() == 1)
+    return BindTo(Candidates.front(), "the only function named '" +
+                                          Name.Function +
+                                          "' (its source file is unknown)");
+  return Ambiguous(Candidates,
+                   std::to_string(Candidates.size()) +
+                       " functions are named '" + Name.Function +
+                       "' and none is known to come from " + Name.SourceFile);
+}
