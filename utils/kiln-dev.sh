@@ -77,7 +77,7 @@ run_demo() {
   log "running the benchmark on the bundled sample application"
   # shellcheck disable=SC2086
   python3 "$repo_root/bench/run.py" --work-dir "$build_dir/bench" \
-    --kiln-bin "$build_dir/bin" --jobs "$jobs" ${KILN_BENCH_ARGS:-}
+    --jobs "$jobs" ${KILN_BENCH_ARGS:-}
 }
 
 case "${1:-}" in

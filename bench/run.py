@@ -1,0 +1,1039 @@
+#!/usr/bin/env python3
+# Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Kiln benchmark harness.
+
+Generates the sample application (bench/sample-app/generate.py), builds it in
+several configurations (see CONFIGS below), runs a startup and a steady-state
+scenario under valgrind and prints a table of deterministic figures:
+
+  Ir steady        callgrind instruction count of `kiln-sample steady`
+  I1 misses        cachegrind I1 read misses (I1mr) of `kiln-sample steady`
+                   with a fixed cache model (32 KiB/8-way/64 B L1s, 1 MiB LL)
+  .text bytes      size of the .text output section(s)
+  dyn relocs       entries in .rela.dyn (+ .relr.dyn), and how many of them
+                   are R_X86_64_RELATIVE
+  startup pages    distinct 4 KiB pages holding code of functions executed by
+                   `kiln-sample startup`, and the lower bound
+                   ceil(sum of their sizes / 4096)  (see lib/pages.py)
+
+Every configuration must produce byte-identical program output; each one is
+compared with the reference configuration (O2) and a mismatch is an error.
+A configuration that fails to build or measure gets no figures: its row
+says ERROR, the error is printed and the harness exits non-zero.
+
+Adding a configuration: append a Config(...) to CONFIGS (compile flags, link
+flags, optionally the name of a training profile and a `prepare` hook that
+runs a tool between training and the final link).  See bench/README.md.
+
+Build products, profiles and results go to --work-dir (default:
+<repo>/build/bench); its app/, train-*/ and configs/ subdirectories are
+deleted and rebuilt on every run (nothing is cached across runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lib import pages  # noqa: E402
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_DIR = BENCH_DIR.parent
+DEFAULT_GENERATOR = BENCH_DIR / "sample-app" / "generate.py"
+DEFAULT_WORK_DIR = REPO_DIR / "build" / "bench"
+DEFAULT_LLVM_BIN = "/usr/lib/llvm-22/bin"
+DEFAULT_KILN_BIN = REPO_DIR / "build" / "bin"
+EXE_NAME = "kiln-sample"
+
+# Generator arguments per --sample-size.
+SAMPLE_SIZES = {
+    "tiny": ["--functions", "300", "--tus", "8"],   # quick smoke run
+    "default": [],                                  # generator defaults
+}
+
+# Cache model for the I1 miss figure (fixed so that results do not depend on
+# the host CPU that valgrind would otherwise auto-detect).
+CACHEGRIND_CACHE = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=1048576,16,64"]
+
+# Language flags per source suffix: (driver attribute of Tools, flags).
+LANGUAGES = {
+    ".c": ("clang", ["-std=c11"]),
+    ".cpp": ("clangxx", ["-std=c++17"]),
+}
+
+
+# ==========================================================================
+# Trainings and configurations
+# ==========================================================================
+
+@dataclass(frozen=True)
+class Training:
+    """An instrumented build plus training runs that produce a merged profile.
+
+    A training is built at most once per harness run and shared by every
+    configuration that names it.  Flags may use the placeholders {profdir}
+    (directory for raw profiles) and {jobs}.
+    """
+
+    name: str
+    description: str
+    cflags: tuple[str, ...]
+    ldflags: tuple[str, ...]
+    # Program arguments of each training run; the raw profiles of all runs
+    # are merged with `llvm-profdata merge`.
+    scenarios: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One column of the benchmark: how to build the sample application.
+
+    cflags   flags for every compile (both C and C++), after the language flags
+    ldflags  flags for the link (`clang++ -fuse-ld=lld ... -o kiln-sample`)
+    training name of a TRAININGS entry; its merged profile is available to
+             the flags as {profile} and to `prepare` as ctx.profile
+    prepare  optional hook run after training and compilation, before the
+             final link: prepare(ctx: PrepareContext) -> extra link flags
+    stock    True for stock-LLVM baselines (the I1 miss ratio is relative
+             to the best stock configuration)
+
+    Flags may use the placeholders {profile}, {jobs} and {dir} (this
+    configuration's build directory).
+    """
+
+    name: str
+    description: str
+    cflags: tuple[str, ...] = ()
+    ldflags: tuple[str, ...] = ()
+    training: Optional[str] = None
+    prepare: Optional[Callable[["PrepareContext"], Sequence[str]]] = None
+    stock: bool = True
+
+
+TRAININGS = {
+    # IR PGO instrumentation.  Training = the steady scenario (startup +
+    # steady-state loop) plus a separate startup run; both raw profiles are
+    # merged.  The same instrumented build and merged profile serve every
+    # PGO configuration below (with and without ThinLTO).
+    "irpgo": Training(
+        name="irpgo",
+        description="IR PGO (-fprofile-generate); training runs: `steady` and `startup`, merged",
+        cflags=("-O2", "-fprofile-generate={profdir}"),
+        ldflags=("-O2", "-fprofile-generate={profdir}"),
+        scenarios=(("steady",), ("startup",)),
+    ),
+}
+
+# Rows of the table, in this order.  All link with lld (-fuse-ld=lld is added
+# by the harness); Debian's clang links PIE by default, which is kept.
+CONFIGS = [
+    Config(
+        name="O2",
+        description="-O2, linked with lld",
+        cflags=("-O2",),
+        ldflags=("-O2",),
+    ),
+    # Note: with a profile, the CGProfile pass records call-graph edges in
+    # each object (.llvm.call-graph-profile) and lld's default cdsort then
+    # orders input sections -- here whole per-TU .text (and .text.hot/
+    # .text.unlikely) sections, as there are no function sections.  That
+    # is stock behaviour and is kept.
+    Config(
+        name="PGO",
+        description="IR PGO: -O2 -fprofile-use",
+        cflags=("-O2", "-fprofile-use={profile}"),
+        ldflags=("-O2",),
+        training="irpgo",
+    ),
+    # lld always uses function sections for LTO code generation, and with
+    # PGO the CGProfile pass (run in the ThinLTO backends) feeds lld's
+    # call-graph sort, which is cdsort by default.  Without
+    # --call-graph-profile-sort=none this configuration would therefore
+    # already be cdsort-ordered; =none makes it the unordered baseline.
+    Config(
+        name="PGO+ThinLTO",
+        description="PGO + -flto=thin, lld call-graph sort disabled (unordered baseline)",
+        cflags=("-O2", "-flto=thin", "-fprofile-use={profile}"),
+        ldflags=("-O2", "-flto=thin", "-Wl,--thinlto-jobs={jobs}",
+                 "-Wl,--call-graph-profile-sort=none"),
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+ThinLTO+cdsort",
+        description="PGO + -flto=thin + -ffunction-sections, lld --call-graph-profile-sort=cdsort",
+        cflags=("-O2", "-flto=thin", "-ffunction-sections", "-fprofile-use={profile}"),
+        ldflags=("-O2", "-flto=thin", "-ffunction-sections", "-Wl,--thinlto-jobs={jobs}",
+                 "-Wl,--call-graph-profile-sort=cdsort"),
+        training="irpgo",
+    ),
+]
+
+
+def kiln_order_prepare(ctx: "PrepareContext") -> list[str]:
+    """Kiln's function order for a ThinLTO build.
+
+    The objects are bitcode, so Kiln orders from the linked program instead:
+    a preliminary link (ThinLTO is deterministic, so the final link produces
+    the same functions under the same names), then `kiln order` with the
+    startup and steady-state profiles as separate scenarios, then the final
+    link with the ordering file (which also turns lld's own sort off).
+    """
+    kiln = ctx.harness.tools.kiln
+    if not kiln:
+        raise StepError("[%s] Kiln's `kiln` tool not found in --kiln-bin=%s; "
+                        "build Kiln first" % (ctx.config.name, ctx.harness.args.kiln_bin))
+    profiles = ctx.scenario_profiles
+    (ctx.dir / "prelink").mkdir(parents=True, exist_ok=True)
+    prelink = ctx.link(ctx.dir / "prelink" / EXE_NAME)
+    order = ctx.dir / "kiln.order"
+    ctx.run([kiln, "order",
+             "--scenario=startup=%s" % profiles["startup"],
+             "--scenario=steady=%s" % profiles["steady"],
+             "--report=%s" % (ctx.dir / "kiln-order.json"),
+             "-o", str(order), str(prelink)], "kiln-order")
+    return ["-Wl,--symbol-ordering-file=%s" % order]
+
+
+CONFIGS.append(
+    Config(
+        name="Kiln",
+        description="PGO + -flto=thin, linked with `kiln order`'s ordering file "
+                    "(startup and steady profiles as scenarios)",
+        cflags=("-O2", "-flto=thin", "-fprofile-use={profile}"),
+        ldflags=("-O2", "-flto=thin", "-Wl,--thinlto-jobs={jobs}"),
+        training="irpgo",
+        prepare=kiln_order_prepare,
+        stock=False,
+    ))
+
+REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
+
+
+# ==========================================================================
+# Plumbing
+# ==========================================================================
+
+class StepError(Exception):
+    """A build or measurement step failed; the message says which and why."""
+
+
+def log(msg: str) -> None:
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def expand(flags: Sequence[str], **values: object) -> list[str]:
+    """Replace {name} placeholders in flags (unknown braces are left alone)."""
+    out = []
+    for flag in flags:
+        for key, value in values.items():
+            flag = flag.replace("{%s}" % key, str(value))
+        if re.search(r"\{[a-z]+\}", flag):
+            raise StepError("unresolved placeholder in flag %r" % flag)
+        out.append(flag)
+    return out
+
+
+def run_env(extra: Optional[dict] = None) -> dict:
+    """Fixed, minimal environment for running the sample program: the
+    environment strings sit on the initial stack and are scanned by ld.so
+    and libc, so anything inherited would change the instruction counts."""
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+    env.update(extra or {})
+    return env
+
+
+def run_cmd(cmd: Sequence[str], log_file: Path, what: str, cwd: Optional[Path] = None,
+            env: Optional[dict] = None) -> subprocess.CompletedProcess:
+    """Run a command; write command line, stdout and stderr to log_file;
+    raise StepError (with the tail of stderr) if it fails."""
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(list(cmd), cwd=cwd, env=env, capture_output=True)
+    except OSError as e:
+        raise StepError("%s: cannot run %s: %s" % (what, cmd[0], e)) from None
+    with open(log_file, "wb") as f:
+        f.write(b"$ " + shlex.join(cmd).encode() + b"\n")
+        if cwd:
+            f.write(b"# cwd: " + str(cwd).encode() + b"\n")
+        f.write(b"# exit status: %d\n--- stdout ---\n" % proc.returncode)
+        f.write(proc.stdout)
+        f.write(b"\n--- stderr ---\n")
+        f.write(proc.stderr)
+    if proc.returncode != 0:
+        tail = proc.stderr.decode(errors="replace").strip().splitlines()[-5:]
+        raise StepError("%s failed (exit status %d); log: %s%s" % (
+            what, proc.returncode, log_file, "".join("\n    " + l for l in tail)))
+    return proc
+
+
+@dataclass
+class Tools:
+    clang: str
+    clangxx: str
+    profdata: str
+    readelf: str
+    size: str
+    valgrind: str
+    kiln: Optional[str] = None   # Kiln's `kiln` tool, for Kiln configurations
+
+    @classmethod
+    def find(cls, args: argparse.Namespace) -> "Tools":
+        bin_dir = Path(args.llvm_bin)
+        clang = args.clang or str(bin_dir / "clang")
+        if args.clangxx:
+            clangxx = args.clangxx
+        else:
+            d, b = os.path.split(clang)
+            clangxx = os.path.join(d, b.replace("clang", "clang++", 1))
+        tools = cls(clang=clang, clangxx=clangxx,
+                    profdata=str(bin_dir / "llvm-profdata"),
+                    readelf=str(bin_dir / "llvm-readelf"),
+                    size=str(bin_dir / "llvm-size"),
+                    valgrind=args.valgrind)
+        for name, path in tools.__dict__.items():
+            if name != "kiln" and shutil.which(path) is None:
+                raise StepError("tool not found: %s (%s)" % (path, name))
+        # Kiln's own tool is only needed by Kiln configurations; they fail
+        # (never silently vanish) when it is missing.
+        kiln = Path(args.kiln_bin) / "kiln"
+        tools.kiln = str(kiln) if kiln.is_file() else None
+        return tools
+
+    def version(self) -> str:
+        """First line of `clang --version`."""
+        out = subprocess.run([self.clang, "--version"], capture_output=True, text=True).stdout
+        return (out.splitlines() or ["unknown clang"])[0].strip()
+
+
+@dataclass
+class App:
+    """The generated sample application."""
+
+    dir: Path
+    sources: list[str]       # relative to dir
+    manifest: dict
+
+
+@dataclass
+class Build:
+    """A compiled and linked program (a configuration or a training)."""
+
+    dir: Path
+    exe: Path
+    objects: list[Path] = field(default_factory=list)
+    times: dict[str, float] = field(default_factory=dict)
+    warnings: dict[str, int] = field(default_factory=dict)   # -Wflag -> count
+
+
+@dataclass
+class PrepareContext:
+    """What a Config.prepare hook gets (see Config)."""
+
+    harness: "Harness"
+    config: Config
+    dir: Path                  # the configuration's build directory
+    objects: list[Path]        # compiled objects (in link order)
+    profile: Optional[Path]    # merged profile of config.training, if any
+    app: App
+
+    @property
+    def scenario_profiles(self) -> dict[str, Path]:
+        """Each training scenario's own profile ({"steady": ..., "startup": ...})."""
+        return self.harness.scenario_profiles.get(self.config.training or "", {})
+
+    def run(self, cmd: Sequence[str], name: str) -> subprocess.CompletedProcess:
+        """Run a tool, logged to <dir>/logs/<name>.log; raises on failure."""
+        return run_cmd(cmd, self.dir / "logs" / (name + ".log"),
+                       "[%s] %s" % (self.config.name, name))
+
+    def link(self, output: Path, extra_ldflags: Sequence[str] = ()) -> Path:
+        """Link the objects with the configuration's flags (e.g. a
+        preliminary binary to analyse); returns the output path."""
+        return self.harness.link(self.config.name, self.objects, self.ldflags + list(extra_ldflags),
+                                 output, self.dir / "logs" / ("link-" + output.name + ".log"))
+
+    @property
+    def ldflags(self) -> list[str]:
+        return self.harness.config_flags(self.config, self.config.ldflags, self.dir)
+
+
+# ==========================================================================
+# The harness
+# ==========================================================================
+
+class Harness:
+    def __init__(self, args: argparse.Namespace, tools: Tools):
+        self.args = args
+        self.tools = tools
+        self.work = Path(args.work_dir).resolve()
+        self.jobs = max(1, args.jobs)
+        self.app: Optional[App] = None
+        self.profiles: dict[str, Path] = {}           # training name -> .profdata
+        # training name -> scenario tag ("steady", "startup") -> .profdata
+        self.scenario_profiles: dict[str, dict[str, Path]] = {}
+        self.training_info: dict[str, dict] = {}
+        self.training_errors: dict[str, str] = {}
+        self.reference_output: Optional[dict[str, bytes]] = None
+        self.reference_name: Optional[str] = None
+
+    # ---------------------------------------------------------------- setup
+
+    def clean(self) -> None:
+        """Delete what a previous run left (only our own subdirectories)."""
+        self.work.mkdir(parents=True, exist_ok=True)
+        for child in sorted(self.work.iterdir()):
+            if child.is_dir() and (child.name in ("app", "configs", "run") or
+                                   child.name.startswith("train-")):
+                shutil.rmtree(child)
+
+    def steady_args(self) -> list[str]:
+        extra = ["--iterations", str(self.args.iterations)] if self.args.iterations else []
+        return ["steady"] + extra
+
+    def generate(self) -> App:
+        out = self.work / "app"
+        cmd = [sys.executable, str(self.args.generator), "--out", str(out)]
+        if self.args.seed is not None:
+            cmd += ["--seed", str(self.args.seed)]
+        cmd += SAMPLE_SIZES[self.args.sample_size]
+        log("generating sample app: " + shlex.join(cmd))
+        t0 = time.monotonic()
+        run_cmd(cmd, self.work / "logs" / "generate.log", "sample-app generation")
+        sources_txt = out / "sources.txt"
+        if not sources_txt.is_file():
+            raise StepError("generator wrote no %s" % sources_txt)
+        sources = [l.strip() for l in sources_txt.read_text().splitlines()
+                   if l.strip() and not l.lstrip().startswith("#")]
+        for s in sources:
+            if Path(s).suffix not in LANGUAGES:
+                raise StepError("%s: unsupported source suffix: %s" % (sources_txt, s))
+            if not (out / s).is_file():
+                raise StepError("%s lists a missing file: %s" % (sources_txt, s))
+        manifest_path = out / "manifest.json"
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
+        log("sample app: %d translation units (%.1fs)" % (len(sources), time.monotonic() - t0))
+        return App(out, sources, manifest)
+
+    # ---------------------------------------------------------------- build
+
+    def config_flags(self, config: Config, flags: Sequence[str], build_dir: Path) -> list[str]:
+        values = {"jobs": self.jobs, "dir": build_dir}
+        if config.training:
+            values["profile"] = self.profiles[config.training]
+        return expand(flags, **values)
+
+    def compile(self, label: str, build_dir: Path, cflags: list[str]) -> Build:
+        """Compile all translation units of the app in parallel (-j jobs)."""
+        app = self.app
+        assert app is not None
+        build = Build(build_dir, build_dir / EXE_NAME)
+        obj_dir = build_dir / "obj"
+        jobs = []
+        for src in app.sources:
+            driver_attr, lang_flags = LANGUAGES[Path(src).suffix]
+            obj = obj_dir / (src + ".o")
+            obj.parent.mkdir(parents=True, exist_ok=True)
+            cmd = ([getattr(self.tools, driver_attr)] + lang_flags +
+                   ["-I", str(app.dir / "src")] + cflags +
+                   ["-c", str(app.dir / src), "-o", str(obj)])
+            jobs.append((src, obj, cmd))
+        log("[%s] compiling %d TUs (-j%d): %s" % (label, len(jobs), self.jobs, shlex.join(cflags)))
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            futures = [pool.submit(run_cmd, cmd, build_dir / "logs" / "compile" / (src + ".log"),
+                                   "[%s] compiling %s" % (label, src))
+                       for src, obj, cmd in jobs]
+            # Report the first failure in source order (deterministic) and
+            # do not start the compiles still queued.
+            try:
+                results = [fut.result() for fut in futures]
+            except StepError:
+                for fut in futures:
+                    fut.cancel()
+                raise
+        for proc in results:
+            for m in re.finditer(rb"warning: .*\[(-W[^\]]+)\]", proc.stderr):
+                flag = m.group(1).decode()
+                build.warnings[flag] = build.warnings.get(flag, 0) + 1
+        build.objects = [obj for _, obj, _ in jobs]
+        build.times["compile_s"] = time.monotonic() - t0
+        log("[%s] compiled in %.1fs%s" % (label, build.times["compile_s"],
+            "; warnings: " + ", ".join("%s x%d" % kv for kv in sorted(build.warnings.items()))
+            if build.warnings else ""))
+        return build
+
+    def link(self, label: str, objects: Sequence[Path], ldflags: Sequence[str], output: Path,
+             log_file: Path) -> Path:
+        cmd = ([self.tools.clangxx, "-fuse-ld=lld"] + list(ldflags) +
+               [str(o) for o in objects] + ["-o", str(output)])
+        run_cmd(cmd, log_file, "[%s] link" % label)
+        return output
+
+    # ------------------------------------------------------------- training
+
+    def profile_for(self, name: str) -> Path:
+        """Build the training `name` (once) and return its merged profile."""
+        if name in self.profiles:
+            return self.profiles[name]
+        if name in self.training_errors:
+            raise StepError("training %s failed earlier: %s" % (name, self.training_errors[name]))
+        try:
+            self.profiles[name] = self._train(TRAININGS[name])
+        except StepError as e:
+            self.training_errors[name] = str(e)
+            raise
+        return self.profiles[name]
+
+    def _train(self, tr: Training) -> Path:
+        label = "train-" + tr.name
+        tdir = self.work / label
+        profdir = tdir / "profiles"
+        profdir.mkdir(parents=True, exist_ok=True)
+        values = {"profdir": profdir, "jobs": self.jobs}
+        build = self.compile(label, tdir, expand(tr.cflags, **values))
+        t0 = time.monotonic()
+        self.link(label, build.objects, expand(tr.ldflags, **values), build.exe,
+                  tdir / "logs" / "link.log")
+        build.times["link_s"] = time.monotonic() - t0
+        t0 = time.monotonic()
+        raws = []
+        for scenario in tr.scenarios:
+            args = self.steady_args() if scenario == ("steady",) else list(scenario)
+            tag = "-".join(scenario)
+            # One raw profile per run: LLVM_PROFILE_FILE overrides the
+            # -fprofile-generate directory; %m keeps modules apart.
+            env = run_env({"LLVM_PROFILE_FILE": str(profdir / (tag + "-%m.profraw"))})
+            log("[%s] training run: %s %s" % (label, EXE_NAME, shlex.join(args)))
+            proc = run_cmd(["./" + EXE_NAME] + args, tdir / "logs" / ("run-%s.log" % tag),
+                           "[%s] training run %s" % (label, tag), cwd=tdir, env=env)
+            self.check_output(label, scenario[0], proc.stdout, tdir)
+            new = sorted(profdir.glob(tag + "-*.profraw"))
+            if not new:
+                raise StepError("[%s] training run %s wrote no raw profile" % (label, tag))
+            raws += new
+        build.times["training_runs_s"] = time.monotonic() - t0
+        merged = tdir / (tr.name + ".profdata")
+        t0 = time.monotonic()
+        run_cmd([self.tools.profdata, "merge", "-o", str(merged)] + [str(r) for r in raws],
+                tdir / "logs" / "merge.log", "[%s] llvm-profdata merge" % label)
+        # Each scenario's own profile too, for tools that weigh scenarios
+        # separately (kiln order --scenario=startup=... --scenario=steady=...).
+        per_scenario = {}
+        for scenario in tr.scenarios:
+            tag = "-".join(scenario)
+            out = tdir / ("%s-%s.profdata" % (tr.name, tag))
+            run_cmd([self.tools.profdata, "merge", "-o", str(out)] +
+                    [str(r) for r in raws if r.name.startswith(tag + "-")],
+                    tdir / "logs" / ("merge-%s.log" % tag),
+                    "[%s] llvm-profdata merge %s" % (label, tag))
+            per_scenario[tag] = out
+        self.scenario_profiles[tr.name] = per_scenario
+        build.times["merge_s"] = time.monotonic() - t0
+        log("[%s] profile %s (link %.1fs, runs %.1fs, merge %.1fs)" % (
+            label, merged, build.times["link_s"], build.times["training_runs_s"],
+            build.times["merge_s"]))
+        self.training_info[tr.name] = {
+            "description": tr.description,
+            "cflags": expand(tr.cflags, **values),
+            "ldflags": expand(tr.ldflags, **values),
+            "scenarios": [list(s) for s in tr.scenarios],
+            "profile": str(merged),
+            "raw_profiles": [r.name for r in raws],
+            "warnings": build.warnings,
+            "times": {k: round(v, 2) for k, v in build.times.items()},
+        }
+        return merged
+
+    # ------------------------------------------------------------ measuring
+
+    def check_output(self, label: str, mode: str, stdout: bytes, where: Path) -> None:
+        """Compare program output with the reference configuration's."""
+        if self.reference_output is None or mode not in self.reference_output:
+            return
+        if stdout != self.reference_output[mode]:
+            bad = where / ("mismatch-%s.stdout" % mode)
+            bad.write_bytes(stdout)
+            raise StepError("[%s] output of `%s` differs from %s's (saved to %s)" % (
+                label, mode, self.reference_name, bad))
+
+    def build_config(self, cfg: Config) -> Build:
+        cdir = self.work / "configs" / slug(cfg.name)
+        cdir.mkdir(parents=True, exist_ok=True)
+        profile = self.profile_for(cfg.training) if cfg.training else None
+        build = self.compile(cfg.name, cdir, self.config_flags(cfg, cfg.cflags, cdir))
+        ldflags = self.config_flags(cfg, cfg.ldflags, cdir)
+        if cfg.prepare is not None:
+            t0 = time.monotonic()
+            ctx = PrepareContext(self, cfg, cdir, build.objects, profile, self.app)
+            ldflags += list(cfg.prepare(ctx))
+            build.times["prepare_s"] = time.monotonic() - t0
+        t0 = time.monotonic()
+        self.link(cfg.name, build.objects, ldflags, build.exe, cdir / "logs" / "link.log")
+        build.times["link_s"] = time.monotonic() - t0
+        log("[%s] linked %s (%.1fs)" % (cfg.name, build.exe, build.times["link_s"]))
+        return build
+
+    def measure(self, cfg: Config, build: Build) -> dict:
+        """Run the scenarios and collect all figures of one configuration.
+
+        Every configuration's binary is run as ./kiln-sample from the same
+        staging directory <work>/run: the executable's path ends up on the
+        process's initial stack, and its length changes the instruction
+        count of the dynamic loader by a few instructions.
+        """
+        d, exe = build.dir, "./" + EXE_NAME
+        stage = self.work / "run"
+        if stage.exists():
+            shutil.rmtree(stage)
+        stage.mkdir(parents=True)
+        staged = stage / EXE_NAME
+        shutil.copy2(build.exe, staged)
+        env = run_env()
+        scenarios = {"startup": ["startup"], "steady": self.steady_args()}
+        outputs = {}
+        t0 = time.monotonic()
+        for mode, args in scenarios.items():
+            proc = run_cmd([exe] + args, d / "logs" / ("run-%s.log" % mode),
+                           "[%s] run %s" % (cfg.name, mode), cwd=stage, env=env)
+            outputs[mode] = proc.stdout
+        build.times["native_runs_s"] = time.monotonic() - t0
+        if self.reference_output is None:
+            self.reference_output, self.reference_name = outputs, cfg.name
+        for mode, out in outputs.items():
+            self.check_output(cfg.name, mode, out, d)
+
+        # Static figures.
+        sizes = section_sizes(run_cmd([self.tools.size, "-A", str(build.exe)],
+                                      d / "logs" / "size.log", "llvm-size").stdout.decode())
+        text = {k: v for k, v in sizes.items() if k == ".text" or k.startswith(".text.")}
+        relocs = count_relocs(run_cmd([self.tools.readelf, "-rW", str(build.exe)],
+                                      d / "logs" / "relocs.log", "llvm-readelf -r").stdout.decode())
+        dyn = {k: v for k, v in relocs.items() if k in (".rela.dyn", ".relr.dyn")}
+
+        # Valgrind runs (independent, so up to --jobs of them at once).
+        vg = self.tools.valgrind
+        runs = {
+            "callgrind-steady": [vg, "--tool=callgrind",
+                                 "--callgrind-out-file=" + str(d / "callgrind.steady.out"),
+                                 exe] + scenarios["steady"],
+            "cachegrind-steady": [vg, "--tool=cachegrind", "--cache-sim=yes"] + CACHEGRIND_CACHE +
+                                 ["--cachegrind-out-file=" + str(d / "cachegrind.steady.out"),
+                                  exe] + scenarios["steady"],
+            "callgrind-startup": [vg, "--tool=callgrind", "--dump-instr=yes",
+                                  "--callgrind-out-file=" + str(d / "callgrind.startup.out"),
+                                  exe] + scenarios["startup"],
+        }
+        log("[%s] valgrind: %s" % (cfg.name, ", ".join(runs)))
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            futs = {name: pool.submit(run_cmd, cmd, d / "logs" / (name + ".log"),
+                                      "[%s] %s" % (cfg.name, name), stage, env)
+                    for name, cmd in runs.items()}
+            procs = {name: fut.result() for name, fut in futs.items()}
+        build.times["valgrind_s"] = time.monotonic() - t0
+        for name, proc in procs.items():
+            mode = name.split("-")[1]
+            if proc.stdout != outputs[mode]:
+                raise StepError("[%s] output of `%s` under valgrind (%s) differs from the "
+                                "native run" % (cfg.name, mode, name))
+
+        cg = pages.read_callgrind(str(d / "callgrind.steady.out"))
+        ir = cg.total("Ir")
+        cache = read_cachegrind(d / "cachegrind.steady.out")
+        if ir is None or "I1mr" not in cache:
+            raise StepError("[%s] no Ir / I1mr totals in the valgrind output" % cfg.name)
+
+        startup = pages.read_callgrind(str(d / "callgrind.startup.out"))
+        info = pages.read_binary(str(staged), self.tools.readelf)
+        report = pages.startup_pages(startup, str(staged), info)
+        if report.bias % report.page_size:
+            raise StepError("[%s] implausible load bias %#x (%s)" % (cfg.name, report.bias,
+                                                                      report.bias_method))
+        return {
+            "ir_steady": ir,
+            "i1_misses_steady": cache["I1mr"],
+            "text_bytes": sum(text.values()),
+            "dyn_relocs": sum(dyn.values()),
+            "dyn_relocs_relative": sum(relocs.get("R_X86_64_RELATIVE@" + k, 0) for k in dyn),
+            "startup_pages": report.pages,
+            "startup_lower_bound": report.lower_bound,
+            "pages_per_bound": report.ratio,
+            "_details": {
+                "cachegrind_steady": cache,
+                "text_sections": text,
+                "relocations": relocs,
+                "startup": report.to_dict(),
+                "startup_ir": startup.total("Ir"),
+                "output_bytes": {m: len(o) for m, o in outputs.items()},
+            },
+        }
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def section_sizes(text: str) -> dict[str, int]:
+    """`llvm-size -A` output -> {section: size}."""
+    out = {}
+    for line in text.splitlines():
+        toks = line.split()
+        if len(toks) == 3 and toks[0].startswith(".") and toks[1].isdigit():
+            out[toks[0]] = out.get(toks[0], 0) + int(toks[1])
+    return out
+
+
+def count_relocs(text: str) -> dict[str, int]:
+    """`llvm-readelf -rW` output -> {section: relocations} plus
+    {"TYPE@section": relocations of that type}.
+
+    The per-section count is readelf's "contains N entries", which for a
+    packed .relr.dyn is the number of decoded (R_X86_64_RELATIVE)
+    relocations, not the number of RELR words.
+    """
+    out: dict[str, int] = {}
+    section = None
+    for line in text.splitlines():
+        m = re.match(r"^Relocation section '([^']+)' .* contains (\d+) entr", line)
+        if m:
+            section = m.group(1)
+            out[section] = int(m.group(2))
+            if section.startswith(".relr"):
+                out["R_X86_64_RELATIVE@" + section] = int(m.group(2))
+            continue
+        m = re.match(r"^\s*[0-9a-fA-F]{8,}\s+[0-9a-fA-F]{8,}\s+(R_\w+)", line)
+        if section and not section.startswith(".relr") and m:
+            key = m.group(1) + "@" + section
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def read_cachegrind(path: Path) -> dict[str, int]:
+    """Totals of a cachegrind.out file ({event: count})."""
+    events: list[str] = []
+    summary: list[int] = []
+    for line in path.read_text(errors="replace").splitlines():
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("summary:"):
+            summary = [int(t) for t in line.split()[1:]]
+    return dict(zip(events, summary))
+
+
+# ==========================================================================
+# Reporting
+# ==========================================================================
+
+COLUMNS = [
+    # (heading, key in the result dict)
+    ("config", None),
+    ("Ir steady", "ir_steady"),
+    ("vs O2", "ir_steady_vs_o2"),
+    ("I1 misses", "i1_misses_steady"),
+    ("vs best", "i1_vs_best_stock"),
+    (".text bytes", "text_bytes"),
+    ("dyn relocs (RELATIVE)", None),
+    ("startup pages", "startup_pages"),
+    ("lower bound", "startup_lower_bound"),
+    ("pages/bound", "pages_per_bound"),
+]
+
+
+def add_ratios(results: list[dict]) -> None:
+    """Ratios against O2 (Ir) and the best stock configuration (I1 misses)."""
+    ok = [r for r in results if r["status"] == "ok"]
+    ref = next((r for r in ok if r["name"] == REFERENCE_CONFIG), None)
+    stock = [r["metrics"]["i1_misses_steady"] for r in ok if r["stock"]]
+    best = min(stock) if stock else None
+    for r in ok:
+        m = r["metrics"]
+        m["ir_steady_vs_o2"] = m["ir_steady"] / ref["metrics"]["ir_steady"] if ref else None
+        m["i1_vs_best_stock"] = m["i1_misses_steady"] / best if best else None
+
+
+def fmt_int(v: Optional[int]) -> str:
+    return "n/a" if v is None else format(v, ",")
+
+
+def fmt_ratio(v: Optional[float]) -> str:
+    return "n/a" if v is None else "%.3f" % v
+
+
+def table_rows(results: list[dict]) -> list[list[str]]:
+    rows = []
+    for r in results:
+        if r["status"] != "ok":
+            what = "not run" if r["status"] == "skipped" else "ERROR"
+            rows.append([r["name"], what + " (see below)"] + [""] * (len(COLUMNS) - 2))
+            continue
+        m = r["metrics"]
+        rows.append([
+            r["name"],
+            fmt_int(m["ir_steady"]), fmt_ratio(m["ir_steady_vs_o2"]),
+            fmt_int(m["i1_misses_steady"]), fmt_ratio(m["i1_vs_best_stock"]),
+            fmt_int(m["text_bytes"]),
+            "%s (%s)" % (fmt_int(m["dyn_relocs"]), fmt_int(m["dyn_relocs_relative"])),
+            fmt_int(m["startup_pages"]), fmt_int(m["startup_lower_bound"]),
+            fmt_ratio(m["pages_per_bound"]),
+        ])
+    return rows
+
+
+def text_table(results: list[dict]) -> str:
+    """Plain-text table: first column left-aligned, figures right-aligned.
+    A failed configuration gets a row that says ERROR instead of figures."""
+    heads = [c[0] for c in COLUMNS]
+    rows = table_rows(results)
+    ok_rows = [row for r, row in zip(results, rows) if r["status"] == "ok"]
+    widths = [max([len(h)] + [len(row[i]) for row in ok_rows]) for i, h in enumerate(heads)]
+    widths[0] = max([widths[0]] + [len(row[0]) for row in rows])
+
+    def line(cells):
+        return "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                         for i, (cell, w) in enumerate(zip(cells, widths))).rstrip()
+
+    out = [line(heads), "  ".join("-" * w for w in widths)]
+    for r, row in zip(results, rows):
+        out.append(line(row) if r["status"] == "ok" else row[0].ljust(widths[0]) + "  " + row[1])
+    return "\n".join(out)
+
+
+def markdown_table(results: list[dict]) -> str:
+    heads = [c[0] for c in COLUMNS]
+    out = ["| " + " | ".join(heads) + " |",
+           "|" + "|".join([":---"] + ["---:"] * (len(heads) - 1)) + "|"]
+    for row in table_rows(results):
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out)
+
+
+def notes(results: list[dict], harness: Harness) -> list[str]:
+    """Notes printed under the table: method reminders, sanity checks, errors."""
+    out = []
+    for name, info in sorted(harness.training_info.items()):
+        out.append("training %s: %s" % (name, info["description"]))
+        if info["warnings"]:
+            out.append("  compile warnings in the instrumented build: " +
+                       ", ".join("%s x%d" % kv for kv in sorted(info["warnings"].items())))
+    if harness.reference_name:
+        out.append("program output (startup, steady; native and under valgrind) of every "
+                   "measured configuration is byte-identical to %s's" % harness.reference_name)
+    for r in results:
+        if r["status"] != "ok":
+            continue
+        st = r["metrics"]["_details"]["startup"]
+        unm = st["unmapped_addresses"]
+        line = "%s: startup executed %s functions (%s bytes); %s of %s executed addresses " \
+               "(%.2f%% of the executable's Ir) outside sized FUNC symbols" % (
+                   r["name"], fmt_int(st["executed_functions"]), fmt_int(st["executed_bytes"]),
+                   fmt_int(unm), fmt_int(st["executed_addresses"]),
+                   100.0 * st["unmapped_cost"] / max(1, st["executed_cost"]))
+        if unm:
+            line += " [" + ", ".join(st["unmapped_examples"]) + "]"
+        out.append(line)
+        if r["warnings"]:
+            out.append("  %s compile warnings: %s" % (
+                r["name"], ", ".join("%s x%d" % kv for kv in sorted(r["warnings"].items()))))
+    for r in results:
+        if r["status"] == "error":
+            out.append("ERROR: %s: %s" % (r["name"], r["error"]))
+        elif r["status"] == "skipped":
+            out.append("not run: %s: %s" % (r["name"], r["error"]))
+    return out
+
+
+def manifest_summary(manifest: dict) -> dict:
+    """Top-level scalar entries of the generator's manifest (plus a hash)."""
+    blob = json.dumps(manifest, sort_keys=True).encode()
+    summary = {k: v for k, v in sorted(manifest.items())
+               if isinstance(v, (str, int, float, bool)) or v is None}
+    summary["sha256"] = hashlib.sha256(blob).hexdigest()
+    return summary
+
+
+# ==========================================================================
+# Main
+# ==========================================================================
+
+def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    names = [c.name for c in CONFIGS]
+    ap = argparse.ArgumentParser(
+        description="Build the Kiln sample application in several configurations and "
+                    "print deterministic startup/steady-state figures.",
+        epilog="Configurations: " + ", ".join(names) + ".  See bench/README.md.")
+    ap.add_argument("--work-dir", default=str(DEFAULT_WORK_DIR),
+                    help="build/profile/results directory (default: %(default)s); its app/, "
+                         "train-*/ and configs/ subdirectories are rebuilt on every run")
+    ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default",
+                    help="tiny = --functions 300 --tus 8 (smoke run); default = generator defaults")
+    ap.add_argument("--seed", type=int, default=None, help="generator seed (default: generator's)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="iterations of the steady scenario (default: the program's)")
+    ap.add_argument("--configs", default=",".join(names),
+                    help="comma-separated configurations to run (default: all)")
+    ap.add_argument("--jobs", "-j", type=int, default=2, help="parallel jobs (default: 2)")
+    ap.add_argument("--keep-going", action="store_true",
+                    help="continue with the other configurations after a failure")
+    ap.add_argument("--llvm-bin", default=DEFAULT_LLVM_BIN,
+                    help="directory of clang, llvm-profdata, llvm-readelf, llvm-size "
+                         "(default: %(default)s)")
+    ap.add_argument("--clang", default=None, help="C compiler driver (default: LLVM_BIN/clang)")
+    ap.add_argument("--clangxx", default=None,
+                    help="C++ compiler/link driver (default: --clang with clang -> clang++)")
+    ap.add_argument("--valgrind", default="valgrind", help="valgrind executable")
+    ap.add_argument("--kiln-bin", default=str(DEFAULT_KILN_BIN),
+                    help="directory of Kiln's tools (default: <repo>/build/bin)")
+    ap.add_argument("--generator", default=str(DEFAULT_GENERATOR),
+                    help="sample-app generator script (default: %(default)s)")
+    ap.add_argument("--json", default=None,
+                    help="JSON results file (default: WORK_DIR/results.json)")
+    ap.add_argument("--list-configs", action="store_true",
+                    help="print the configurations and their flags, then exit")
+    args = ap.parse_args(argv)
+    selected = [s.strip() for s in args.configs.split(",") if s.strip()]
+    unknown = [s for s in selected if s not in names]
+    if unknown or not selected:
+        ap.error("unknown configuration(s) %s; known: %s" % (", ".join(unknown), ", ".join(names)))
+    # Rows always come in CONFIGS order, whatever the order on the command line.
+    args.selected = [c for c in CONFIGS if c.name in selected]
+    work = Path(args.work_dir).resolve()
+    if work == REPO_DIR or work in REPO_DIR.parents or BENCH_DIR in (work, *work.parents):
+        ap.error("--work-dir must not be the source tree: %s" % work)
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_args(argv)
+    if args.list_configs:
+        for c in CONFIGS:
+            print("%s: %s\n  cflags:  %s\n  ldflags: -fuse-ld=lld %s%s%s" % (
+                c.name, c.description, shlex.join(c.cflags), shlex.join(c.ldflags),
+                "\n  training: " + TRAININGS[c.training].description if c.training else "",
+                "\n  prepare: " + c.prepare.__name__ if c.prepare else ""))
+        return 0
+    start = time.monotonic()
+    try:
+        tools = Tools.find(args)
+        if not Path(args.generator).is_file():
+            raise StepError("sample-app generator not found: %s" % args.generator)
+    except StepError as e:
+        log("error: %s" % e)
+        return 1
+    harness = Harness(args, tools)
+    harness.clean()
+    results: list[dict] = []
+    fatal = None
+    try:
+        harness.app = harness.generate()
+    except StepError as e:
+        fatal = str(e)
+
+    for cfg in args.selected:
+        r = {"name": cfg.name, "description": cfg.description, "stock": cfg.stock,
+             "training": cfg.training, "status": "error", "error": None, "metrics": None,
+             "warnings": {}, "times": {}}
+        results.append(r)
+        if fatal:
+            r["status"], r["error"] = "skipped", fatal
+            continue
+        log("=== %s: %s" % (cfg.name, cfg.description))
+        build = None
+        try:
+            build = harness.build_config(cfg)
+            r["cflags"] = harness.config_flags(cfg, cfg.cflags, build.dir)
+            r["ldflags"] = ["-fuse-ld=lld"] + harness.config_flags(cfg, cfg.ldflags, build.dir)
+            r["metrics"] = harness.measure(cfg, build)
+            r["status"] = "ok"
+        except StepError as e:
+            r["error"] = str(e)
+            log("ERROR: %s" % e)
+            if not args.keep_going:
+                fatal = "an earlier configuration failed (use --keep-going to continue)"
+        if build is not None:
+            r["warnings"] = build.warnings
+            r["times"] = {k: round(v, 2) for k, v in build.times.items()}
+            log("[%s] times: %s" % (cfg.name, ", ".join(
+                "%s %.1fs" % kv for kv in build.times.items())))
+
+    add_ratios(results)
+    elapsed = time.monotonic() - start
+    note_lines = notes(results, harness) if harness.app else ["ERROR: %s" % fatal]
+    header = "Kiln benchmark: sample-size=%s seed=%s steady=`%s`; %s" % (
+        args.sample_size, "default" if args.seed is None else args.seed,
+        shlex.join([EXE_NAME] + harness.steady_args()), tools.version())
+    table = text_table(results)
+    print(header)
+    print()
+    print(table)
+    print()
+    for n in note_lines:
+        print(n)
+    sys.stdout.flush()
+
+    # JSON and markdown versions.
+    work = harness.work
+    json_path = Path(args.json) if args.json else work / "results.json"
+    doc = {
+        "schema": 1,
+        "command": [os.path.basename(sys.argv[0])] + list(sys.argv[1:] if argv is None else argv),
+        "sample": {
+            "generator": str(args.generator),
+            "size": args.sample_size,
+            "generator_args": SAMPLE_SIZES[args.sample_size],
+            "seed": args.seed,
+            "steady_args": harness.steady_args(),
+            "manifest": manifest_summary(harness.app.manifest) if harness.app else None,
+        },
+        "toolchain": {"clang": tools.clang, "clangxx": tools.clangxx,
+                      "version": tools.version(),
+                      "valgrind_cache_model": CACHEGRIND_CACHE},
+        "trainings": harness.training_info,
+        "reference_config": harness.reference_name,
+        "columns": [c[0] for c in COLUMNS],
+        "configs": [],
+        "notes": note_lines,
+        "wall_time_s": round(elapsed, 1),
+    }
+    for r in results:
+        r = dict(r)
+        if r["metrics"]:
+            r["metrics"] = dict(r["metrics"])
+            r["details"] = r["metrics"].pop("_details")
+        doc["configs"].append(r)
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
+
+    md = ["# Kiln benchmark results", "", header, "", markdown_table(results), ""]
+    md += ["- " + n.strip() for n in note_lines]
+    md += ["", "## Build and run wall times (informational, seconds)", "",
+           "| step | " + " | ".join(r["name"] for r in results) + " |",
+           "|:---|" + "---:|" * len(results)]
+    steps = sorted({k for r in results for k in r["times"]})
+    for k in steps:
+        md.append("| %s | %s |" % (k, " | ".join(
+            "%.1f" % r["times"][k] if k in r["times"] else "" for r in results)))
+    for name, info in sorted(harness.training_info.items()):
+        md.append("")
+        md.append("Training `%s`: " % name + ", ".join(
+            "%s %.1f" % kv for kv in info["times"].items()))
+    (work / "results.md").write_text("\n".join(md) + "\n")
+    log("results: %s, %s (total %.0fs)" % (json_path, work / "results.md", elapsed))
+    return 0 if all(r["status"] == "ok" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

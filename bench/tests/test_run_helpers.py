@@ -1,0 +1,91 @@
+# Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Unit tests for the output parsers and table code of bench/run.py."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import run  # noqa: E402
+
+READELF_R = """
+Relocation section '.rela.dyn' at offset 0x4a0 contains 3 entries:
+    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend
+00000000000027f0  0000000000000008 R_X86_64_RELATIVE                 1700
+00000000000027f8  0000000000000008 R_X86_64_RELATIVE                 1740
+00000000000029a0  0000000100000006 R_X86_64_GLOB_DAT      0000000000000000 __libc_start_main@GLIBC_2.34 + 0
+
+Relocation section '.relr.dyn' at offset 0x538 contains 3 entries:
+Index: Entry            Address           Symbolic Address
+0000:  00000000000027d0 00000000000027d0  __do_global_dtors_aux_fini_array_entry
+0001:  0000000000000007 00000000000027d8  tab
+                        00000000000027e0  tab + 0x8
+
+Relocation section '.rela.plt' at offset 0x578 contains 1 entries:
+    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend
+0000000000003a00  0000000600000007 R_X86_64_JUMP_SLOT     0000000000000000 printf@GLIBC_2.2.5 + 0
+"""
+
+SIZE_A = """kiln-sample  :
+section                size    addr
+.rodata                   8    1448
+.text                   314    5728
+.text.hot                20    6100
+.init                    23    6044
+Total                   365
+"""
+
+
+class ParserTest(unittest.TestCase):
+    def test_count_relocs(self):
+        r = run.count_relocs(READELF_R)
+        self.assertEqual(r[".rela.dyn"], 3)
+        self.assertEqual(r["R_X86_64_RELATIVE@.rela.dyn"], 2)
+        self.assertEqual(r[".relr.dyn"], 3)
+        self.assertEqual(r["R_X86_64_RELATIVE@.relr.dyn"], 3)
+        self.assertEqual(r[".rela.plt"], 1)
+
+    def test_section_sizes(self):
+        self.assertEqual(run.section_sizes(SIZE_A),
+                         {".rodata": 8, ".text": 314, ".text.hot": 20, ".init": 23})
+
+    def test_expand(self):
+        self.assertEqual(run.expand(["-fprofile-use={profile}", "-j{jobs}", "-O2"],
+                                    profile="/p", jobs=2),
+                         ["-fprofile-use=/p", "-j2", "-O2"])
+        with self.assertRaises(run.StepError):
+            run.expand(["{profile}"], jobs=2)
+
+    def test_configs_are_well_formed(self):
+        names = [c.name for c in run.CONFIGS]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertIn(run.REFERENCE_CONFIG, names)
+        for c in run.CONFIGS:
+            self.assertTrue(c.training is None or c.training in run.TRAININGS, c.name)
+
+
+class TableTest(unittest.TestCase):
+    def _result(self, name, ir, i1, status="ok"):
+        metrics = {"ir_steady": ir, "i1_misses_steady": i1, "text_bytes": 1000,
+                   "dyn_relocs": 10, "dyn_relocs_relative": 8, "startup_pages": 6,
+                   "startup_lower_bound": 4, "pages_per_bound": 1.5}
+        return {"name": name, "stock": True, "status": status, "error": "boom",
+                "metrics": metrics if status == "ok" else None}
+
+    def test_ratios_and_error_row(self):
+        results = [self._result("O2", 2000, 300), self._result("PGO", 1000, 200),
+                   self._result("X", 0, 0, status="error")]
+        run.add_ratios(results)
+        self.assertEqual(results[1]["metrics"]["ir_steady_vs_o2"], 0.5)
+        self.assertEqual(results[0]["metrics"]["i1_vs_best_stock"], 1.5)
+        text = run.text_table(results).splitlines()
+        self.assertEqual(len(text), 5)
+        self.assertIn("0.500", text[3])
+        self.assertIn("10 (8)", text[2])
+        self.assertTrue(text[4].startswith("X") and "ERROR" in text[4])
+
+
+if __name__ == "__main__":
+    unittest.main()
