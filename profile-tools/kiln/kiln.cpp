@@ -22,8 +22,10 @@
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
 #include "kiln/Tools/CallGraphDump.h"
+#include "kiln/Tools/OrderCommand.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -134,6 +136,130 @@ static Error callGraphMain() {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln order
+//===----------------------------------------------------------------------===//
+
+static cl::SubCommand OrderCmd(
+    "order", "Compute a function order from profiles and write the linker's "
+             "ordering file (see docs/CommandGuide/kiln-order.rst)");
+
+static cl::list<std::string>
+    OrderInputs(cl::Positional, cl::sub(OrderCmd),
+                cl::desc("<objects and archives of the link, or the linked "
+                         "binary>"),
+                cl::cat(KilnCategory));
+static cl::list<std::string> OrderScenarios(
+    "scenario", cl::sub(OrderCmd), cl::value_desc("kind=profile[:weight]"),
+    cl::desc("a scenario's instrumented profile; kind is 'startup' or "
+             "'steady'; may be repeated"),
+    cl::cat(KilnCategory));
+static cl::list<std::string>
+    OrderProfiles("profile", cl::sub(OrderCmd), cl::value_desc("profile"),
+                  cl::desc("same as --scenario=steady=<profile>"),
+                  cl::cat(KilnCategory));
+static cl::list<std::string>
+    OrderEdgeLists("edges", cl::sub(OrderCmd), cl::value_desc("file"),
+                   cl::desc("an lld call-graph edge list, as one more "
+                            "steady-state scenario"),
+                   cl::cat(KilnCategory));
+enum class OrderFormatChoice { Default, ELF, COFF, MachO, Edges };
+static cl::opt<OrderFormatChoice> OrderFormat(
+    "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
+    cl::desc("the ordering file's dialect (default: the inputs' format)"),
+    cl::values(
+        clEnumValN(OrderFormatChoice::ELF, "elf",
+                   "ld.lld --symbol-ordering-file"),
+        clEnumValN(OrderFormatChoice::COFF, "coff", "lld-link /order:@file"),
+        clEnumValN(OrderFormatChoice::MachO, "macho", "ld64.lld -order_file"),
+        clEnumValN(OrderFormatChoice::Edges, "edges",
+                   "lld --call-graph-ordering-file (lld sorts)")),
+    cl::cat(KilnCategory));
+static cl::opt<kiln::OrderingAlgorithm> OrderAlgorithm(
+    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderingAlgorithm::Kiln),
+    cl::desc("the layout algorithm"),
+    cl::values(
+        clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
+                   "startup first, then hot, warm (default)"),
+        clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
+                   "call-chain clustering (hfsort)"),
+        clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
+                   "cache-directed sort (ext-TSP)"),
+        clEnumValN(kiln::OrderingAlgorithm::PettisHansen, "pettis-hansen",
+                   "Pettis-Hansen"),
+        clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
+                   "balanced partitioning of startup traces")),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),
+                  cl::value_desc("size"),
+                  cl::desc("page size the layout optimizes for (4K, 16K, "
+                           "64K, 2M; default 4K)"),
+                  cl::cat(KilnCategory));
+static cl::opt<bool> OrderColdLast(
+    "place-cold", cl::sub(OrderCmd),
+    cl::desc("list never-executed functions last instead of leaving them to "
+             "the linker"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> OrderSkipShared(
+    "skip-shared-names", cl::sub(OrderCmd),
+    cl::desc("leave out statics whose name other functions share (ELF, "
+             "COFF) instead of moving them all"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> OrderNoObjectCallGraph(
+    "no-object-call-graph", cl::sub(OrderCmd),
+    cl::desc("ignore the inputs' call-graph-profile sections"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> OrderOutput("o", cl::sub(OrderCmd), cl::init("-"),
+                                        cl::value_desc("file"),
+                                        cl::desc("output file (default: "
+                                                 "stdout)"),
+                                        cl::cat(KilnCategory));
+static cl::opt<std::string>
+    OrderReport("report", cl::sub(OrderCmd), cl::value_desc("file.json"),
+                cl::desc("write the full coverage report as JSON"),
+                cl::cat(KilnCategory));
+
+static Error orderMain(int Argc, const char **Argv) {
+  kiln::OrderCommandOptions Opts;
+  Opts.Inputs.assign(OrderInputs.begin(), OrderInputs.end());
+  Opts.Scenarios.assign(OrderScenarios.begin(), OrderScenarios.end());
+  for (const std::string &Profile : OrderProfiles)
+    Opts.Scenarios.push_back("steady=" + Profile);
+  Opts.Plan.EdgeLists.assign(OrderEdgeLists.begin(), OrderEdgeLists.end());
+  Opts.Plan.Algorithm = OrderAlgorithm;
+  Opts.Plan.UseObjectCallGraph = !OrderNoObjectCallGraph;
+  Opts.Plan.Composite.PlaceColdNodes = OrderColdLast;
+  Expected<uint64_t> PageSize = kiln::parsePageSize(OrderPageSize);
+  if (!PageSize)
+    return kiln::makeToolError(toString(PageSize.takeError()), "--page-size");
+  Opts.Plan.Composite.PageSize = *PageSize;
+  switch (OrderFormat) {
+  case OrderFormatChoice::Default:
+    break;
+  case OrderFormatChoice::ELF:
+    Opts.Format = kiln::OrderFileFormat::ELF;
+    break;
+  case OrderFormatChoice::COFF:
+    Opts.Format = kiln::OrderFileFormat::COFF;
+    break;
+  case OrderFormatChoice::MachO:
+    Opts.Format = kiln::OrderFileFormat::MachO;
+    break;
+  case OrderFormatChoice::Edges:
+    Opts.WriteEdgeList = true;
+    break;
+  }
+  Opts.SkipSharedNames = OrderSkipShared;
+  Opts.Output = OrderOutput;
+  Opts.ReportPath = OrderReport;
+  // The header records the command, minus directories of the tool.
+  Opts.CommandLine = "kiln";
+  for (int I = 1; I < Argc; ++I)
+    Opts.CommandLine += (" " + StringRef(Argv[I])).str();
+  return kiln::runOrderCommand(Opts, errs());
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +270,8 @@ static void printVersion(raw_ostream &OS) {
 
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
+  // Corrupt inputs can fault inside LLVM's readers; turn that into errors.
+  CrashRecoveryContext::Enable();
   cl::SetVersionPrinter(printVersion);
   // libLLVM registers hundreds of global options; `kiln --help` shows Kiln's.
   for (cl::SubCommand *Sub : cl::getRegisteredSubcommands())
@@ -163,6 +291,8 @@ int main(int Argc, const char **Argv) {
     return kiln::reportToolError(ToolName, printPluginPathMain(Argv[0]));
   if (CallGraphCmd)
     return kiln::reportToolError(ToolName, callGraphMain());
+  if (OrderCmd)
+    return kiln::reportToolError(ToolName, orderMain(Argc, Argv));
 
   WithColor::error(errs(), ToolName)
       << "no subcommand specified; run 'kiln --help' for the list\n";

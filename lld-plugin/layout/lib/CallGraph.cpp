@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cassert>
@@ -128,4 +129,28 @@ BitVector CallGraph::getExecuted(ScenarioId S) const {
     for (NodeId N : T.Nodes)
       Executed.set(N);
   return Executed;
+}
+
+std::vector<Edge> kiln::layout::normalizeEdges(ArrayRef<Edge> Edges) {
+  std::vector<Edge> Result;
+  Result.reserve(Edges.size());
+  for (const Edge &E : Edges)
+    if (E.Count != 0 && E.Caller != E.Callee)
+      Result.push_back(E);
+  llvm::sort(Result, [](const Edge &A, const Edge &B) {
+    return std::tie(A.Caller, A.Callee) < std::tie(B.Caller, B.Callee);
+  });
+  // Sum the counts of equal pairs into the first edge of each run.
+  size_t Out = 0;
+  for (size_t I = 0; I < Result.size(); ++I) {
+    if (Out > 0 && Result[Out - 1].Caller == Result[I].Caller &&
+        Result[Out - 1].Callee == Result[I].Callee) {
+      Result[Out - 1].Count =
+          SaturatingAdd(Result[Out - 1].Count, Result[I].Count);
+      continue;
+    }
+    Result[Out++] = Result[I];
+  }
+  Result.resize(Out);
+  return Result;
 }

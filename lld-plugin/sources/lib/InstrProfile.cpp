@@ -13,7 +13,9 @@
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/MD5.h"
-#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
 using namespace kiln;
@@ -22,10 +24,60 @@ static Error profileError(StringRef Path, const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Path + ": " + Message);
 }
 
-Expected<InstrProfile> kiln::readInstrProfile(StringRef Path) {
-  auto FS = vfs::getRealFileSystem();
+// LLVM's indexed-profile reader trusts the header's sizes and offsets and
+// reads out of bounds on a truncated file. Check what it will read first.
+static Error checkIndexedProfileBounds(StringRef Path,
+                                       const MemoryBuffer &Buffer) {
+  const uint64_t Size = Buffer.getBufferSize();
+  const auto *Start =
+      reinterpret_cast<const unsigned char *>(Buffer.getBufferStart());
+  auto Truncated = [&](const Twine &What) {
+    return profileError(Path, "truncated indexed profile: " + What +
+                                  " extends past the end of the file (" +
+                                  Twine(Size) + " bytes)");
+  };
+  if (Size < sizeof(IndexedInstrProf::Header))
+    return Truncated("the header");
+  Expected<IndexedInstrProf::Header> Header =
+      IndexedInstrProf::Header::readFromBuffer(Start);
+  if (!Header)
+    return profileError(Path, toString(Header.takeError()));
+  uint64_t Offset = Header->size();
+  // One summary, and a second one for context-sensitive profiles.
+  unsigned NumSummaries =
+      (Header->Version & VARIANT_MASK_CSIR_PROF) ? 2 : 1;
+  for (unsigned I = 0; I < NumSummaries; ++I) {
+    if (Offset + 2 * sizeof(uint64_t) > Size)
+      return Truncated("the profile summary");
+    uint64_t NumFields = support::endian::read64le(Start + Offset);
+    uint64_t NumCutoffs = support::endian::read64le(Start + Offset + 8);
+    if (NumFields > Size || NumCutoffs > Size)
+      return Truncated("the profile summary");
+    Offset += IndexedInstrProf::Summary::getSize(NumFields, NumCutoffs);
+    if (Offset > Size)
+      return Truncated("the profile summary");
+  }
+  for (uint64_t Section :
+       {Header->HashOffset, Header->MemProfOffset, Header->BinaryIdOffset,
+        Header->TemporalProfTracesOffset, Header->VTableNamesOffset})
+    if (Section > Size)
+      return Truncated("a section offset");
+  if (Header->HashOffset + 2 * sizeof(uint64_t) > Size)
+    return Truncated("the function table");
+  return Error::success();
+}
+
+static Expected<InstrProfile> readInstrProfileUnguarded(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return profileError(Path, Buffer.getError().message());
+  if (IndexedInstrProfReader::hasFormat(**Buffer))
+    if (Error E = checkIndexedProfileBounds(Path, **Buffer))
+      return E;
   Expected<std::unique_ptr<InstrProfReader>> ReaderOrErr =
-      InstrProfReader::create(Path, *FS);
+      InstrProfReader::create(std::move(*Buffer));
   if (!ReaderOrErr)
     return profileError(Path, toString(ReaderOrErr.takeError()));
   InstrProfReader &Reader = **ReaderOrErr;
@@ -97,4 +149,16 @@ Expected<InstrProfile> kiln::readInstrProfile(StringRef Path) {
     }
   }
   return Profile;
+}
+
+Expected<InstrProfile> kiln::readInstrProfile(StringRef Path) {
+  // LLVM's readers do not validate everything they follow in a corrupt file
+  // and may fault. When the tool has enabled crash recovery, a fault becomes
+  // an error naming the file instead of a crash.
+  std::optional<Expected<InstrProfile>> Result;
+  CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { Result.emplace(readInstrProfileUnguarded(Path)); }))
+    return profileError(Path, "corrupt profile: LLVM's profile reader failed "
+                              "on its contents");
+  return std::move(*Result);
 }

@@ -27,6 +27,7 @@
 #include "llvm/Object/MachO.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -86,8 +87,14 @@ private:
   LinkerInputs &Inputs;
   /// Defined function symbols of this object -> index in Inputs.Functions.
   std::map<DataRefImpl, size_t> FunctionIndex;
-  /// Value of each function symbol, for formats without symbol sizes.
-  std::vector<std::pair<size_t, uint64_t>> Values;
+  /// Per function of this object: its index in Inputs.Functions, the index
+  /// of its section (COFF names every function section ".text"), value.
+  struct Placement {
+    size_t Function;
+    uint64_t Section;
+    uint64_t Value;
+  };
+  std::vector<Placement> Placements;
   size_t FirstFunction = 0;
 };
 } // namespace
@@ -165,7 +172,8 @@ Error ObjectReader::readFunctions() {
       return inputError(Where, "corrupt symbol table");
     }
     FunctionIndex[Sym.getRawDataRefImpl()] = Inputs.Functions.size();
-    Values.emplace_back(Inputs.Functions.size(), *Value);
+    Placements.push_back(
+        {Inputs.Functions.size(), (*Section)->getIndex(), *Value});
     Inputs.Functions.push_back(std::move(F));
   }
   computeMissingSizes();
@@ -177,19 +185,19 @@ Error ObjectReader::readFunctions() {
       Inputs.Functions[I].HasOwnSection = true;
     return Error::success();
   }
-  StringMap<unsigned> FunctionsPerSection;
-  for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I)
-    ++FunctionsPerSection[Inputs.Functions[I].Section];
-  for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I) {
-    InputFunction &F = Inputs.Functions[I];
-    bool Alone = FunctionsPerSection[F.Section] == 1;
+  DenseMap<uint64_t, unsigned> FunctionsPerSection;
+  for (const Placement &P : Placements)
+    ++FunctionsPerSection[P.Section];
+  for (const Placement &P : Placements) {
+    InputFunction &F = Inputs.Functions[P.Function];
+    bool Alone = FunctionsPerSection[P.Section] == 1;
     switch (Inputs.Format) {
     case ObjectFormat::ELF:
       F.HasOwnSection = Alone && F.Section != ".text";
       break;
     case ObjectFormat::COFF:
-      // lld-link orders COMDAT sections only, by their leader's name.
-      F.HasOwnSection = Alone && F.Section.find('$') == std::string::npos;
+      // lld-link orders COMDAT sections only (checked below).
+      F.HasOwnSection = Alone;
       break;
     case ObjectFormat::MachO:
       // Mach-O objects are split into subsections at symbols.
@@ -223,25 +231,20 @@ Error ObjectReader::readFunctions() {
 void ObjectReader::computeMissingSizes() {
   if (isa<ELFObjectFileBase>(Obj))
     return;
-  StringMap<uint64_t> SectionEnd;
+  DenseMap<uint64_t, uint64_t> SectionEnd;
   for (const SectionRef &Sec : Obj.sections())
-    if (Expected<StringRef> Name = Sec.getName())
-      SectionEnd[*Name] = Sec.getAddress() + Sec.getSize();
-    else
-      consumeError(Name.takeError());
-  std::vector<std::pair<size_t, uint64_t>> Sorted = Values;
-  llvm::sort(Sorted, [&](const auto &A, const auto &B) {
-    const std::string &SA = Inputs.Functions[A.first].Section;
-    const std::string &SB = Inputs.Functions[B.first].Section;
-    return std::tie(SA, A.second, A.first) < std::tie(SB, B.second, B.first);
+    SectionEnd[Sec.getIndex()] = Sec.getAddress() + Sec.getSize();
+  std::vector<Placement> Sorted = Placements;
+  llvm::sort(Sorted, [](const Placement &A, const Placement &B) {
+    return std::tie(A.Section, A.Value, A.Function) <
+           std::tie(B.Section, B.Value, B.Function);
   });
   for (size_t I = 0; I < Sorted.size(); ++I) {
-    InputFunction &F = Inputs.Functions[Sorted[I].first];
-    uint64_t End = SectionEnd.lookup(F.Section);
-    if (I + 1 < Sorted.size() &&
-        Inputs.Functions[Sorted[I + 1].first].Section == F.Section)
-      End = Sorted[I + 1].second;
-    F.Size = End > Sorted[I].second ? End - Sorted[I].second : 0;
+    uint64_t End = SectionEnd.lookup(Sorted[I].Section);
+    if (I + 1 < Sorted.size() && Sorted[I + 1].Section == Sorted[I].Section)
+      End = Sorted[I + 1].Value;
+    Inputs.Functions[Sorted[I].Function].Size =
+        End > Sorted[I].Value ? End - Sorted[I].Value : 0;
   }
 }
 
@@ -404,7 +407,7 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs) {
   return inputError(Where, "is not an object file or archive");
 }
 
-Error kiln::readLinkerInput(StringRef Path, LinkerInputs &Inputs) {
+static Error readLinkerInputUnguarded(StringRef Path, LinkerInputs &Inputs) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -419,6 +422,18 @@ Error kiln::readLinkerInput(StringRef Path, LinkerInputs &Inputs) {
   if (!Bin)
     return inputError(Path, toString(Bin.takeError()));
   return readBinary(**Bin, Path, Inputs);
+}
+
+Error kiln::readLinkerInput(StringRef Path, LinkerInputs &Inputs) {
+  // LLVM Object reports some corruption with report_fatal_error; when the
+  // tool has enabled crash recovery, that becomes an error naming the file.
+  // The inputs are then partially read, which the caller does not use.
+  std::optional<Error> Result;
+  CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { Result.emplace(readLinkerInputUnguarded(Path, Inputs)); }))
+    return inputError(Path, "corrupt object file: LLVM's object reader "
+                            "failed on its contents");
+  return std::move(*Result);
 }
 
 std::string kiln::getNodeKey(const InputFunction &F) {

@@ -88,7 +88,8 @@ Resolution SymbolResolver::resolve(StringRef ProfileName) const {
   Resolution R;
   auto It = ByBaseName.find(getBaseName(Name.Function, ObjectFormat::ELF));
   if (It == ByBaseName.end()) {
-    R.Reason = "no input defines a function named '" + Name.Function + "'";
+    R.Reason = "no input defines a function named '" + Name.Function +
+               "' (inlined into all its callers, or discarded)";
     return R;
   }
   const std::vector<size_t> &Candidates = It->second;

@@ -23,6 +23,7 @@
 #ifndef KILN_LAYOUT_CALLGRAPH_H
 #define KILN_LAYOUT_CALLGRAPH_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -142,6 +143,12 @@ private:
   /// Per scenario: (caller, callee) -> index into Scenario::Edges.
   std::vector<llvm::DenseMap<std::pair<NodeId, NodeId>, size_t>> EdgeIndex;
 };
+
+/// \returns \p Edges without self-calls and zero counts, one edge per
+/// (caller, callee) pair with counts summed (saturating), sorted by
+/// (caller, callee): the form in which the layout algorithms hand edges to
+/// LLVM, whatever order they were listed in.
+std::vector<Edge> normalizeEdges(llvm::ArrayRef<Edge> Edges);
 
 } // namespace kiln::layout
 

@@ -67,7 +67,9 @@ struct InstrProfile {
 
 /// Reads the indexed, text or raw instrumented profile at \p Path.
 /// \returns an error naming the file for missing, corrupt, truncated or
-/// empty profiles and for files that are not instrumented profiles.
+/// empty profiles and for files that are not instrumented profiles. Tools
+/// should enable llvm::CrashRecoveryContext: LLVM's reader can fault on
+/// corrupt data, which then becomes an error too.
 llvm::Expected<InstrProfile> readInstrProfile(llvm::StringRef Path);
 
 } // namespace kiln

@@ -76,7 +76,9 @@ struct LinkerInputs {
 /// Reads the object or archive at \p Path into \p Inputs. All inputs of one
 /// LinkerInputs must share a format. \returns an error naming the file (and
 /// archive member) for unreadable, corrupt or unsupported input, including
-/// LLVM bitcode, which has no call-graph section before LTO.
+/// LLVM bitcode, which has no call-graph section before LTO. With
+/// llvm::CrashRecoveryContext enabled, a fault or fatal error inside LLVM's
+/// object reader becomes an error too.
 llvm::Error readLinkerInput(llvm::StringRef Path, LinkerInputs &Inputs);
 
 /// \returns the CallGraph key of \p F: its name if it is global, and

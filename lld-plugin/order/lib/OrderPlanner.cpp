@@ -1,0 +1,279 @@
+//===- OrderPlanner.cpp - From profiles to a function order ---------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Order/OrderPlanner.h"
+
+#include "kiln/Layout/CacheDirectedSort.h"
+#include "kiln/Layout/CallChainClustering.h"
+#include "kiln/Layout/PettisHansen.h"
+#include "kiln/Layout/TracePartitioning.h"
+#include "kiln/Sources/EdgeList.h"
+#include "kiln/Sources/InstrProfile.h"
+#include "kiln/Sources/SymbolResolver.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace kiln;
+using namespace kiln::layout;
+
+Expected<ScenarioSpec> kiln::parseScenarioSpec(StringRef Spec) {
+  auto [KindName, Rest] = Spec.split('=');
+  ScenarioSpec Result;
+  if (KindName == "startup")
+    Result.Kind = ScenarioKind::Startup;
+  else if (KindName == "steady")
+    Result.Kind = ScenarioKind::SteadyState;
+  else
+    return createStringError(inconvertibleErrorCode(),
+                             "scenario '%s': the kind must be 'startup' or "
+                             "'steady' (<kind>=<profile>[:<weight>])",
+                             Spec.str().c_str());
+  if (Rest.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "scenario '%s': no profile (<kind>=<profile>"
+                             "[:<weight>])",
+                             Spec.str().c_str());
+  // A trailing ":<number>" is the weight; other colons belong to the path.
+  auto [Path, WeightText] = Rest.rsplit(':');
+  double Weight;
+  if (!WeightText.empty() && WeightText != Rest &&
+      !WeightText.getAsDouble(Weight)) {
+    if (!(Weight > 0))
+      return createStringError(inconvertibleErrorCode(),
+                               "scenario '%s': the weight must be positive",
+                               Spec.str().c_str());
+    Result.Path = Path.str();
+    Result.Weight = Weight;
+    return Result;
+  }
+  Result.Path = Rest.str();
+  return Result;
+}
+
+StringRef kiln::getOrderingAlgorithmName(OrderingAlgorithm Algorithm) {
+  switch (Algorithm) {
+  case OrderingAlgorithm::Kiln:
+    return "kiln";
+  case OrderingAlgorithm::C3:
+    return "c3";
+  case OrderingAlgorithm::CDSort:
+    return "cdsort";
+  case OrderingAlgorithm::PettisHansen:
+    return "pettis-hansen";
+  case OrderingAlgorithm::Partitioning:
+    return "bp";
+  }
+  llvm_unreachable("unknown OrderingAlgorithm");
+}
+
+namespace {
+/// Builds the call graph over the inputs' functions.
+class GraphBuilder {
+public:
+  GraphBuilder(const LinkerInputs &Inputs, OrderPlan &Plan)
+      : Inputs(Inputs), Plan(Plan), Resolver(Inputs) {
+    for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
+      const InputFunction &F = Inputs.Functions[I];
+      NodeId N = Plan.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object);
+      if (N == Plan.FunctionOfNode.size())
+        Plan.FunctionOfNode.push_back(int64_t(I));
+    }
+  }
+
+  void addObjectCallGraph() {
+    ScenarioId S = Plan.Graph.addScenario("objects", ScenarioKind::SteadyState);
+    addToCallGraph(Inputs, Plan.Graph, S);
+    Plan.FunctionOfNode.resize(Plan.Graph.getNumNodes(), -1);
+  }
+
+  Error addProfile(const ScenarioSpec &Spec) {
+    Expected<InstrProfile> Profile = readInstrProfile(Spec.Path);
+    if (!Profile)
+      return Profile.takeError();
+    ScenarioId S = Plan.Graph.addScenario(
+        getScenarioKindName(Spec.Kind).str() + ":" + Spec.Path, Spec.Kind,
+        Spec.Weight);
+    ProfileCoverage Coverage;
+    Coverage.Path = Spec.Path;
+    Coverage.Scenario = getScenarioKindName(Spec.Kind).str();
+    for (const ProfiledFunction &F : Profile->Functions) {
+      if (F.Weight == 0)
+        continue;
+      ++Coverage.Executed;
+      Coverage.ExecutedWeight += F.Weight;
+      std::optional<NodeId> N = resolve(F.Name, &Coverage);
+      if (!N)
+        continue;
+      ++Coverage.Bound;
+      Coverage.BoundWeight += F.Weight;
+      Plan.Graph.addCount(S, *N, F.Weight);
+    }
+    for (const ProfiledCall &Call : Profile->IndirectCalls) {
+      std::optional<NodeId> Caller = resolve(Call.Caller, nullptr);
+      std::optional<NodeId> Callee = resolve(Call.Callee, nullptr);
+      if (Caller && Callee)
+        Plan.Graph.addEdge(S, *Caller, *Callee, Call.Count);
+    }
+    for (const ProfiledTrace &T : Profile->Traces) {
+      Trace Resolved;
+      Resolved.Weight = T.Weight;
+      for (const std::string &Name : T.Functions)
+        if (std::optional<NodeId> N = resolve(Name, nullptr))
+          Resolved.Nodes.push_back(*N);
+      if (!Resolved.Nodes.empty())
+        Plan.Graph.addTrace(S, std::move(Resolved));
+    }
+    Plan.Coverage.push_back(std::move(Coverage));
+    return Error::success();
+  }
+
+  Error addEdgeLists(ArrayRef<std::string> Paths) {
+    if (Paths.empty())
+      return Error::success();
+    ScenarioId S = Plan.Graph.addScenario("edges", ScenarioKind::SteadyState);
+    for (const std::string &Path : Paths) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+          MemoryBuffer::getFile(Path, /*IsText=*/true);
+      if (!Buffer)
+        return createStringError(Buffer.getError(), "%s: %s", Path.c_str(),
+                                 Buffer.getError().message().c_str());
+      // Parse into a scratch graph: edge lists name linker symbols, which
+      // are resolved like profile names (exact globals, unique statics).
+      CallGraph Scratch;
+      ScenarioId ScratchS =
+          Scratch.addScenario("scratch", ScenarioKind::SteadyState);
+      if (Error E = readEdgeList((*Buffer)->getMemBufferRef(), Scratch,
+                                 ScratchS))
+        return E;
+      for (const Edge &E : Scratch.getScenario(ScratchS).Edges) {
+        std::optional<NodeId> Caller =
+            resolve(Scratch.getNode(E.Caller).Name, nullptr);
+        std::optional<NodeId> Callee =
+            resolve(Scratch.getNode(E.Callee).Name, nullptr);
+        if (!Caller || !Callee)
+          continue;
+        Plan.Graph.addEdge(S, *Caller, *Callee, E.Count);
+        Plan.Graph.addCount(S, *Callee, E.Count);
+      }
+    }
+    return Error::success();
+  }
+
+private:
+  std::optional<NodeId> resolve(StringRef ProfileName,
+                                ProfileCoverage *Coverage) {
+    Resolution R = Resolver.resolve(ProfileName);
+    if (R.Status != Resolution::Bound) {
+      if (Coverage)
+        Coverage->Unbound.emplace_back(ProfileName.str(), R.Reason);
+      return std::nullopt;
+    }
+    return Plan.Graph.findNode(getNodeKey(Inputs.Functions[R.Function]));
+  }
+
+  const LinkerInputs &Inputs;
+  OrderPlan &Plan;
+  SymbolResolver Resolver;
+};
+} // namespace
+
+/// Orders the executed part of the graph with one of the single algorithms:
+/// code that never ran is left to the linker, and the algorithms only see
+/// the (usually small) executed subgraph, renumbered densely.
+static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
+                                                    const PlanOptions &Opts) {
+  if (Opts.Algorithm == OrderingAlgorithm::Partitioning) {
+    std::vector<Trace> Traces;
+    for (const Scenario &S : G.getScenarios())
+      if (S.Kind == ScenarioKind::Startup)
+        append_range(Traces, S.Traces);
+    return computeTracePartitioningOrder(makeTraceRefs(Traces),
+                                         Opts.Composite.Partitioning);
+  }
+
+  BitVector Executed(G.getNumNodes());
+  for (ScenarioId S = 0; S < G.getNumScenarios(); ++S)
+    Executed |= G.getExecuted(S);
+  std::vector<NodeId> Global; // Dense id -> graph node.
+  std::vector<NodeId> Dense(G.getNumNodes(), CallGraph::InvalidNode);
+  std::vector<uint64_t> Sizes, Counts;
+  for (NodeId N : Executed.set_bits()) {
+    Dense[N] = NodeId(Global.size());
+    Global.push_back(N);
+    Sizes.push_back(G.getNode(N).Size);
+    Counts.push_back(G.getWeightedCount(N));
+  }
+  std::vector<Edge> Edges;
+  for (const Edge &E : G.getWeightedEdges())
+    if (Dense[E.Caller] != CallGraph::InvalidNode &&
+        Dense[E.Callee] != CallGraph::InvalidNode)
+      Edges.push_back({Dense[E.Caller], Dense[E.Callee], E.Count});
+
+  std::vector<NodeId> Order;
+  switch (Opts.Algorithm) {
+  case OrderingAlgorithm::C3:
+    Order = computeC3Order(Sizes, Counts, Edges, Opts.Composite.C3);
+    break;
+  case OrderingAlgorithm::CDSort:
+    Order = computeCDSortOrder(Sizes, Counts, Edges, Opts.Composite.CDSort);
+    break;
+  case OrderingAlgorithm::PettisHansen:
+    Order = computePettisHansenOrder(Sizes, Counts, Edges,
+                                     Opts.Composite.PettisHansen);
+    break;
+  case OrderingAlgorithm::Partitioning:
+  case OrderingAlgorithm::Kiln:
+    llvm_unreachable("handled by the caller");
+  }
+  for (NodeId &N : Order)
+    N = Global[N];
+  return Order;
+}
+
+Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
+                                    ArrayRef<ScenarioSpec> Scenarios,
+                                    const PlanOptions &Options) {
+  OrderPlan Plan;
+  GraphBuilder Builder(Inputs, Plan);
+  if (Options.UseObjectCallGraph && Inputs.NumInputsWithCallGraph)
+    Builder.addObjectCallGraph();
+  for (const ScenarioSpec &Spec : Scenarios)
+    if (Error E = Builder.addProfile(Spec))
+      return std::move(E);
+  if (Error E = Builder.addEdgeLists(Options.EdgeLists))
+    return std::move(E);
+  Plan.FunctionOfNode.resize(Plan.Graph.getNumNodes(), -1);
+
+  std::vector<NodeId> Nodes;
+  std::vector<LayoutGroup> Groups;
+  if (Options.Algorithm == OrderingAlgorithm::Kiln) {
+    Plan.Layout = computeCompositeLayout(Plan.Graph, Options.Composite);
+    for (const PlacedNode &P : Plan.Layout.Order) {
+      Nodes.push_back(P.Node);
+      Groups.push_back(P.Group);
+    }
+  } else {
+    Nodes = orderWithSingleAlgorithm(Plan.Graph, Options);
+    Groups.assign(Nodes.size(), LayoutGroup::Hot);
+  }
+  for (size_t I = 0; I < Nodes.size(); ++I) {
+    int64_t Function = Plan.FunctionOfNode[Nodes[I]];
+    if (Function < 0)
+      continue; // Defined outside the inputs: not ours to place.
+    Plan.Functions.push_back(size_t(Function));
+    Plan.Groups.push_back(Groups[I]);
+  }
+  if (Plan.Functions.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no function of the inputs was executed in any "
+                             "profile: nothing to order");
+  return std::move(Plan);
+}

@@ -1,0 +1,54 @@
+//===- kiln/Tools/OrderCommand.h - The work of `kiln order` -----*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `kiln order`: read the linker inputs and the scenario profiles, plan the
+/// order (kiln/Order/OrderPlanner.h), write the ordering file in the
+/// requested dialect, and report coverage: on stderr as a summary, and in
+/// full as JSON when asked.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_ORDERCOMMAND_H
+#define KILN_TOOLS_ORDERCOMMAND_H
+
+#include "kiln/Order/OrderFile.h"
+#include "kiln/Order/OrderPlanner.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+struct OrderCommandOptions {
+  std::vector<std::string> Inputs;    ///< Objects, archives or a binary.
+  std::vector<std::string> Scenarios; ///< `<kind>=<profile>[:<weight>]`.
+  /// Output dialect; by default the inputs' format (edges: lld edge list).
+  std::optional<OrderFileFormat> Format;
+  bool WriteEdgeList = false;
+  PlanOptions Plan;
+  bool SkipSharedNames = false;
+  std::string Output = "-";   ///< The ordering file ("-": stdout).
+  std::string ReportPath;     ///< JSON report, if non-empty.
+  std::string CommandLine;    ///< For the file header.
+};
+
+/// Runs `kiln order`. \returns an error (naming the file) for unusable
+/// input; partial mapping is a warning on \p Diag.
+llvm::Error runOrderCommand(const OrderCommandOptions &Opts,
+                            llvm::raw_ostream &Diag);
+
+/// Parses a page size: bytes, or with a K/M suffix (4K, 16K, 64K, 2M).
+llvm::Expected<uint64_t> parsePageSize(llvm::StringRef Text);
+
+} // namespace kiln
+
+#endif // KILN_TOOLS_ORDERCOMMAND_H
