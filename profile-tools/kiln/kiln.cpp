@@ -22,6 +22,7 @@
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
 #include "kiln/Tools/CallGraphDump.h"
+#include "kiln/Tools/EvalCommand.h"
 #include "kiln/Tools/OrderCommand.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -260,6 +261,61 @@ static Error orderMain(int Argc, const char **Argv) {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln eval
+//===----------------------------------------------------------------------===//
+
+static cl::SubCommand EvalCmd(
+    "eval", "Measure a linked program's code layout against a profile: code "
+            "pages that ran, their lower bound, call locality, ext-TSP score "
+            "(see docs/CommandGuide/kiln-eval.rst)");
+
+static cl::opt<std::string> EvalBinary(cl::Positional, cl::sub(EvalCmd),
+                                       cl::desc("<linked program or library>"),
+                                       cl::cat(KilnCategory));
+static cl::list<std::string> EvalScenarios(
+    "scenario", cl::sub(EvalCmd), cl::value_desc("kind=profile[:weight]"),
+    cl::desc("a scenario's instrumented profile; kind is 'startup' or "
+             "'steady'; may be repeated"),
+    cl::cat(KilnCategory));
+static cl::list<std::string>
+    EvalProfiles("profile", cl::sub(EvalCmd), cl::value_desc("profile"),
+                 cl::desc("same as --scenario=steady=<profile>"),
+                 cl::cat(KilnCategory));
+static cl::list<std::string>
+    EvalEdgeLists("edges", cl::sub(EvalCmd), cl::value_desc("file"),
+                  cl::desc("an lld call-graph edge list: calls for the "
+                           "locality figures"),
+                  cl::cat(KilnCategory));
+static cl::list<std::string> EvalPageSizes(
+    "page-size", cl::sub(EvalCmd), cl::CommaSeparated,
+    cl::value_desc("size,..."),
+    cl::desc("page sizes to count pages at (default: 4K,16K,64K)"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> EvalJSON("json", cl::sub(EvalCmd),
+                              cl::desc("print JSON instead of text"),
+                              cl::cat(KilnCategory));
+
+static Error evalMain() {
+  kiln::EvalCommandOptions Opts;
+  Opts.Binary = EvalBinary;
+  Opts.Scenarios.assign(EvalScenarios.begin(), EvalScenarios.end());
+  for (const std::string &Profile : EvalProfiles)
+    Opts.Scenarios.push_back("steady=" + Profile);
+  Opts.EdgeLists.assign(EvalEdgeLists.begin(), EvalEdgeLists.end());
+  if (!EvalPageSizes.empty()) {
+    Opts.PageSizes.clear();
+    for (const std::string &Text : EvalPageSizes) {
+      Expected<uint64_t> Size = kiln::parsePageSize(Text);
+      if (!Size)
+        return kiln::makeToolError(toString(Size.takeError()), "--page-size");
+      Opts.PageSizes.push_back(*Size);
+    }
+  }
+  Opts.JSON = EvalJSON;
+  return kiln::runEvalCommand(Opts, outs(), errs());
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -293,6 +349,8 @@ int main(int Argc, const char **Argv) {
     return kiln::reportToolError(ToolName, callGraphMain());
   if (OrderCmd)
     return kiln::reportToolError(ToolName, orderMain(Argc, Argv));
+  if (EvalCmd)
+    return kiln::reportToolError(ToolName, evalMain());
 
   WithColor::error(errs(), ToolName)
       << "no subcommand specified; run 'kiln --help' for the list\n";

@@ -24,7 +24,7 @@
 using namespace llvm;
 using namespace kiln::layout;
 
-static constexpr uint64_t NoAddress = std::numeric_limits<uint64_t>::max();
+static constexpr uint64_t NoAddress = UnplacedAddress;
 
 #ifndef NDEBUG
 static bool hasNoRepeats(ArrayRef<NodeId> Order, size_t NumNodes) {
@@ -111,7 +111,15 @@ CallLocality kiln::layout::computeCallLocality(ArrayRef<NodeId> Order,
                                                ArrayRef<Edge> Edges,
                                                ArrayRef<uint64_t> Distances,
                                                uint64_t Alignment) {
-  std::vector<uint64_t> Addr = getAddressByNode(Order, Sizes, Alignment);
+  return computeCallLocalityAt(getAddressByNode(Order, Sizes, Alignment),
+                               Sizes, Edges, Distances);
+}
+
+CallLocality kiln::layout::computeCallLocalityAt(ArrayRef<uint64_t> Addr,
+                                                 ArrayRef<uint64_t> Sizes,
+                                                 ArrayRef<Edge> Edges,
+                                                 ArrayRef<uint64_t> Distances) {
+  assert(Addr.size() == Sizes.size() && "one address per node");
   CallLocality Result;
   Result.Distances.assign(Distances.begin(), Distances.end());
   Result.WithinCount.assign(Distances.size(), 0);
@@ -133,6 +141,43 @@ CallLocality kiln::layout::computeCallLocality(ArrayRef<NodeId> Order,
         Result.WithinCount[I] = SaturatingAdd(Result.WithinCount[I], E.Count);
   }
   return Result;
+}
+
+PageStats kiln::layout::countTouchedPagesAt(ArrayRef<uint64_t> Addresses,
+                                            ArrayRef<uint64_t> Sizes,
+                                            const BitVector &Executed,
+                                            uint64_t PageSize) {
+  assert(isPowerOf2_64(PageSize) && "page size must be a power of two");
+  assert(Addresses.size() == Sizes.size() && "one address per node");
+  PageStats Stats;
+  // Page intervals [first, last] of the executed nodes, merged after sorting.
+  std::vector<std::pair<uint64_t, uint64_t>> Spans;
+  for (NodeId N : Executed.set_bits()) {
+    if (N >= Addresses.size())
+      continue;
+    if (Addresses[N] == NoAddress) {
+      ++Stats.UnplacedExecuted;
+      continue;
+    }
+    if (Sizes[N] == 0)
+      continue;
+    Stats.ExecutedBytes += Sizes[N];
+    Spans.emplace_back(Addresses[N] / PageSize,
+                       (Addresses[N] + Sizes[N] - 1) / PageSize);
+  }
+  llvm::sort(Spans);
+  uint64_t FirstUncounted = 0;
+  bool Any = false;
+  for (auto [First, Last] : Spans) {
+    if (Any && Last < FirstUncounted)
+      continue;
+    uint64_t From = Any ? std::max(First, FirstUncounted) : First;
+    Stats.PagesTouched += Last - From + 1;
+    FirstUncounted = Last + 1;
+    Any = true;
+  }
+  Stats.LowerBound = divideCeil(Stats.ExecutedBytes, PageSize);
+  return Stats;
 }
 
 double kiln::layout::computeExtTspScore(ArrayRef<NodeId> Order,

@@ -78,7 +78,7 @@ namespace {
 /// Builds the call graph over the inputs' functions.
 class GraphBuilder {
 public:
-  GraphBuilder(const LinkerInputs &Inputs, OrderPlan &Plan)
+  GraphBuilder(const LinkerInputs &Inputs, ProfiledGraph &Plan)
       : Inputs(Inputs), Plan(Plan), Resolver(Inputs) {
     for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
       const InputFunction &F = Inputs.Functions[I];
@@ -180,7 +180,7 @@ private:
   }
 
   const LinkerInputs &Inputs;
-  OrderPlan &Plan;
+  ProfiledGraph &Plan;
   SymbolResolver Resolver;
 };
 } // namespace
@@ -238,11 +238,12 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
   return Order;
 }
 
-Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
-                                    ArrayRef<ScenarioSpec> Scenarios,
-                                    const PlanOptions &Options) {
-  OrderPlan Plan;
-  GraphBuilder Builder(Inputs, Plan);
+Expected<ProfiledGraph>
+kiln::buildProfiledGraph(const LinkerInputs &Inputs,
+                         ArrayRef<ScenarioSpec> Scenarios,
+                         const PlanOptions &Options) {
+  ProfiledGraph Result;
+  GraphBuilder Builder(Inputs, Result);
   if (Options.UseObjectCallGraph && Inputs.NumInputsWithCallGraph)
     Builder.addObjectCallGraph();
   for (const ScenarioSpec &Spec : Scenarios)
@@ -250,7 +251,19 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
       return std::move(E);
   if (Error E = Builder.addEdgeLists(Options.EdgeLists))
     return std::move(E);
-  Plan.FunctionOfNode.resize(Plan.Graph.getNumNodes(), -1);
+  Result.FunctionOfNode.resize(Result.Graph.getNumNodes(), -1);
+  return std::move(Result);
+}
+
+Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
+                                    ArrayRef<ScenarioSpec> Scenarios,
+                                    const PlanOptions &Options) {
+  Expected<ProfiledGraph> Profiled =
+      buildProfiledGraph(Inputs, Scenarios, Options);
+  if (!Profiled)
+    return Profiled.takeError();
+  OrderPlan Plan;
+  static_cast<ProfiledGraph &>(Plan) = std::move(*Profiled);
 
   std::vector<NodeId> Nodes;
   std::vector<LayoutGroup> Groups;

@@ -110,6 +110,8 @@ Error ObjectReader::read() {
                                  getObjectFormatName(Inputs.Format));
   Inputs.Format = Format;
   ++Inputs.NumObjects;
+  if (Obj.isRelocatableObject())
+    ++Inputs.NumRelocatable;
   FirstFunction = Inputs.Functions.size();
   if (Error E = readFunctions())
     return E;
@@ -171,6 +173,12 @@ Error ObjectReader::readFunctions() {
       consumeError(Value.takeError());
       return inputError(Where, "corrupt symbol table");
     }
+    Expected<uint64_t> Address = Sym.getAddress();
+    if (!Address) {
+      consumeError(Address.takeError());
+      return inputError(Where, "corrupt symbol table");
+    }
+    F.Address = *Address;
     FunctionIndex[Sym.getRawDataRefImpl()] = Inputs.Functions.size();
     Placements.push_back(
         {Inputs.Functions.size(), (*Section)->getIndex(), *Value});

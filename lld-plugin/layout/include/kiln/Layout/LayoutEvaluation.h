@@ -127,6 +127,25 @@ double computeExtTspScore(llvm::ArrayRef<NodeId> Order,
                           llvm::ArrayRef<Edge> Edges, uint64_t Alignment = 1);
 
 /// The parameters of evaluateLayout.
+/// The address of a node that a binary does not contain.
+inline constexpr uint64_t UnplacedAddress = ~uint64_t(0);
+
+/// Like countTouchedPages, for nodes at given addresses (a linked binary's
+/// real layout) rather than laid out by an order: \p Addresses and \p Sizes
+/// are indexed by NodeId, UnplacedAddress for nodes the binary lacks.
+PageStats countTouchedPagesAt(llvm::ArrayRef<uint64_t> Addresses,
+                              llvm::ArrayRef<uint64_t> Sizes,
+                              const llvm::BitVector &Executed,
+                              uint64_t PageSize);
+
+/// Like computeCallLocality, for nodes at given addresses (see
+/// countTouchedPagesAt).
+CallLocality computeCallLocalityAt(
+    llvm::ArrayRef<uint64_t> Addresses, llvm::ArrayRef<uint64_t> Sizes,
+    llvm::ArrayRef<Edge> Edges,
+    llvm::ArrayRef<uint64_t> Distances =
+        llvm::ArrayRef<uint64_t>(DefaultLocalityDistances));
+
 struct EvaluationConfig {
   /// Page size for PageStats, a power of two.
   uint64_t PageSize = 4096;

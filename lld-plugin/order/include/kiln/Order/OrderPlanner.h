@@ -78,19 +78,34 @@ struct ProfileCoverage {
   std::vector<std::pair<std::string, std::string>> Unbound;
 };
 
+/// The inputs' functions as a call graph, with the scenarios' profiles bound
+/// onto them.
+struct ProfiledGraph {
+  layout::CallGraph Graph;
+  /// Per graph node, its input function, or -1 for callees no input
+  /// defines (shared-library functions).
+  std::vector<int64_t> FunctionOfNode;
+  std::vector<ProfileCoverage> Coverage;
+};
+
+/// Builds the ProfiledGraph of \p Inputs: one node per function, the
+/// inputs' call-graph sections as a steady-state scenario "objects" (if
+/// \p Options.UseObjectCallGraph), one scenario per profile of \p Scenarios,
+/// and \p Options.EdgeLists as a scenario "edges". \returns an error naming
+/// the file for unreadable profiles or edge lists.
+llvm::Expected<ProfiledGraph>
+buildProfiledGraph(const LinkerInputs &Inputs,
+                   llvm::ArrayRef<ScenarioSpec> Scenarios,
+                   const PlanOptions &Options);
+
 /// The result of planning.
-struct OrderPlan {
+struct OrderPlan : ProfiledGraph {
   /// Indices into LinkerInputs::Functions, first to last.
   std::vector<size_t> Functions;
   /// The group of each entry of Functions (Hot for single algorithms).
   std::vector<layout::LayoutGroup> Groups;
   /// The composite's summary, for the Kiln algorithm.
   layout::CompositeLayout Layout;
-  std::vector<ProfileCoverage> Coverage;
-  layout::CallGraph Graph;
-  /// Per graph node, its input function, or -1 for callees no input
-  /// defines (shared-library functions).
-  std::vector<int64_t> FunctionOfNode;
 };
 
 /// Plans the order of \p Inputs' functions for \p Scenarios. \returns an

@@ -45,6 +45,9 @@ struct InputFunction {
   /// STT_FILE symbol before it); "" otherwise.
   std::string SourceFile;
   uint64_t Size = 0;  ///< Bytes (ELF st_size; else up to the next symbol).
+  /// The symbol's address: its virtual address in a linked binary, its
+  /// offset in its section in a relocatable object.
+  uint64_t Address = 0;
   bool IsLocal = false; ///< Not visible outside its object (a C `static`).
   /// The symbol can be ordered on its own: its section holds only it (ELF
   /// `-ffunction-sections`, a COFF COMDAT leader, any Mach-O function).
@@ -71,6 +74,8 @@ struct LinkerInputs {
   unsigned NumInputsWithCallGraph = 0;
   /// Native objects read (archive members count one each).
   unsigned NumObjects = 0;
+  /// ... of which relocatable objects (the rest are linked binaries).
+  unsigned NumRelocatable = 0;
 };
 
 /// Reads the object or archive at \p Path into \p Inputs. All inputs of one

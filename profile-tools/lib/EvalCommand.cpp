@@ -1,0 +1,229 @@
+//===- EvalCommand.cpp - The work of `kiln eval` --------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Functions are placed where the binary's symbol table says; a function
+/// "ran" in a scenario when its profile counts it (see CallGraph::getExecuted)
+/// after the profile's names are bound to the binary's symbols by the same
+/// resolver `kiln order` uses. The ext-TSP score takes the functions back to
+/// back in address order.
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Tools/EvalCommand.h"
+
+#include "kiln/Layout/LayoutEvaluation.h"
+#include "kiln/Order/OrderPlanner.h"
+#include "kiln/Support/ToolError.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace kiln;
+using namespace kiln::layout;
+
+namespace {
+/// The figures of one scenario.
+struct ScenarioFigures {
+  std::string Name;
+  std::string Kind;
+  uint64_t ExecutedFunctions = 0;
+  std::vector<PageStats> Pages; ///< Per page size.
+};
+
+/// Everything `kiln eval` reports.
+struct Evaluation {
+  uint64_t Functions = 0;
+  std::vector<uint64_t> PageSizes;
+  std::vector<ScenarioFigures> Scenarios;
+  CallLocality Locality;
+  double ExtTspScore = 0;
+};
+} // namespace
+
+static std::string formatSize(uint64_t Bytes) {
+  if (Bytes % (1024 * 1024) == 0)
+    return std::to_string(Bytes / (1024 * 1024)) + "M";
+  if (Bytes % 1024 == 0)
+    return std::to_string(Bytes / 1024) + "K";
+  return std::to_string(Bytes);
+}
+
+static Evaluation evaluate(const LinkerInputs &Inputs,
+                           const ProfiledGraph &Profiled,
+                           ArrayRef<uint64_t> PageSizes) {
+  const CallGraph &G = Profiled.Graph;
+  std::vector<uint64_t> Addresses(G.getNumNodes(), UnplacedAddress);
+  std::vector<uint64_t> Sizes(G.getNumNodes(), 0);
+  std::vector<NodeId> ByAddress;
+  for (NodeId N = 0; N < G.getNumNodes(); ++N) {
+    int64_t F = Profiled.FunctionOfNode[N];
+    if (F < 0)
+      continue;
+    Addresses[N] = Inputs.Functions[F].Address;
+    Sizes[N] = Inputs.Functions[F].Size;
+    ByAddress.push_back(N);
+  }
+  llvm::sort(ByAddress, [&](NodeId A, NodeId B) {
+    return std::tie(Addresses[A], A) < std::tie(Addresses[B], B);
+  });
+
+  Evaluation Result;
+  Result.Functions = ByAddress.size();
+  Result.PageSizes.assign(PageSizes.begin(), PageSizes.end());
+  BitVector All(G.getNumNodes());
+  for (ScenarioId S = 0; S < G.getNumScenarios(); ++S) {
+    const Scenario &Sc = G.getScenario(S);
+    if (Sc.Name == "edges")
+      continue; // Calls only: says nothing about what ran.
+    BitVector Executed = G.getExecuted(S);
+    All |= Executed;
+    ScenarioFigures Figures;
+    Figures.Name = Sc.Name;
+    Figures.Kind = getScenarioKindName(Sc.Kind).str();
+    Figures.ExecutedFunctions = Executed.count();
+    for (uint64_t PageSize : PageSizes)
+      Figures.Pages.push_back(
+          countTouchedPagesAt(Addresses, Sizes, Executed, PageSize));
+    Result.Scenarios.push_back(std::move(Figures));
+  }
+  if (Result.Scenarios.size() > 1) {
+    ScenarioFigures Figures;
+    Figures.Name = "all scenarios";
+    Figures.Kind = "all";
+    Figures.ExecutedFunctions = All.count();
+    for (uint64_t PageSize : PageSizes)
+      Figures.Pages.push_back(
+          countTouchedPagesAt(Addresses, Sizes, All, PageSize));
+    Result.Scenarios.push_back(std::move(Figures));
+  }
+  std::vector<Edge> Edges = G.getWeightedEdges();
+  Result.Locality = computeCallLocalityAt(Addresses, Sizes, Edges);
+  Result.ExtTspScore = computeExtTspScore(ByAddress, Sizes, Edges);
+  return Result;
+}
+
+static void printText(const EvalCommandOptions &Opts, const Evaluation &E,
+                      raw_ostream &OS) {
+  OS << "kiln eval: " << Opts.Binary << ": " << E.Functions
+     << " functions\n";
+  for (const ScenarioFigures &S : E.Scenarios) {
+    OS << "scenario " << S.Name << ": " << S.ExecutedFunctions
+       << " functions ran";
+    if (!S.Pages.empty())
+      OS << ", " << S.Pages.front().ExecutedBytes << " bytes";
+    OS << '\n';
+    OS << "  page size     pages  lower bound  pages/bound\n";
+    for (size_t I = 0; I < E.PageSizes.size(); ++I) {
+      const PageStats &P = S.Pages[I];
+      OS << format("  %-9s %9" PRIu64 "  %11" PRIu64 "  %11.3f\n",
+                   formatSize(E.PageSizes[I]).c_str(), P.PagesTouched,
+                   P.LowerBound,
+                   P.LowerBound ? double(P.PagesTouched) / P.LowerBound : 1.0);
+    }
+  }
+  const CallLocality &L = E.Locality;
+  OS << "calls: " << L.TotalCount << " (weighted)";
+  if (L.UnplacedCount)
+    OS << ", " << L.UnplacedCount << " to or from functions not in the binary";
+  OS << '\n';
+  for (size_t I = 0; I < L.Distances.size(); ++I)
+    OS << format("  within %-5s %6.2f%%\n",
+                 formatSize(L.Distances[I]).c_str(), 100.0 * L.getShare(I));
+  OS << format("ext-TSP score: %.6g\n", E.ExtTspScore);
+}
+
+static void printJSON(const EvalCommandOptions &Opts, const Evaluation &E,
+                      raw_ostream &OS) {
+  json::OStream J(OS, /*IndentSize=*/2);
+  J.object([&] {
+    J.attribute("binary", Opts.Binary);
+    J.attribute("functions", E.Functions);
+    J.attributeArray("scenarios", [&] {
+      for (const ScenarioFigures &S : E.Scenarios)
+        J.object([&] {
+          J.attribute("name", S.Name);
+          J.attribute("kind", S.Kind);
+          J.attribute("executed_functions", S.ExecutedFunctions);
+          J.attributeArray("pages", [&] {
+            for (size_t I = 0; I < E.PageSizes.size(); ++I)
+              J.object([&] {
+                J.attribute("page_size", E.PageSizes[I]);
+                J.attribute("pages", S.Pages[I].PagesTouched);
+                J.attribute("lower_bound", S.Pages[I].LowerBound);
+                J.attribute("executed_bytes", S.Pages[I].ExecutedBytes);
+              });
+          });
+        });
+    });
+    J.attributeObject("call_locality", [&] {
+      J.attribute("total", E.Locality.TotalCount);
+      J.attribute("outside_binary", E.Locality.UnplacedCount);
+      J.attributeArray("within", [&] {
+        for (size_t I = 0; I < E.Locality.Distances.size(); ++I)
+          J.object([&] {
+            J.attribute("distance", E.Locality.Distances[I]);
+            J.attribute("count", E.Locality.WithinCount[I]);
+            J.attribute("share", E.Locality.getShare(I));
+          });
+      });
+    });
+    J.attribute("ext_tsp_score", E.ExtTspScore);
+  });
+  OS << '\n';
+}
+
+Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,
+                           raw_ostream &Diag) {
+  if (Opts.Binary.empty())
+    return makeToolError("no input", "",
+                         "give the linked program and "
+                         "--scenario=<kind>=<profile>");
+  if (Opts.Scenarios.empty())
+    return makeToolError("no profile: nothing says which functions ran", "",
+                         "add --scenario=startup=<profile> or "
+                         "--scenario=steady=<profile>");
+  LinkerInputs Inputs;
+  if (Error E = readLinkerInput(Opts.Binary, Inputs))
+    return makeToolError(toString(std::move(E)));
+  if (Inputs.NumRelocatable)
+    return makeToolError("is a relocatable object, whose functions have no "
+                         "addresses yet",
+                         Opts.Binary, "give the linked program or library");
+  std::vector<ScenarioSpec> Scenarios;
+  for (const std::string &Text : Opts.Scenarios) {
+    Expected<ScenarioSpec> Spec = parseScenarioSpec(Text);
+    if (!Spec)
+      return makeToolError(toString(Spec.takeError()), "--scenario");
+    Scenarios.push_back(std::move(*Spec));
+  }
+  PlanOptions Plan;
+  Plan.UseObjectCallGraph = false;
+  Plan.EdgeLists = Opts.EdgeLists;
+  Expected<ProfiledGraph> Profiled =
+      buildProfiledGraph(Inputs, Scenarios, Plan);
+  if (!Profiled)
+    return makeToolError(toString(Profiled.takeError()));
+  for (const ProfileCoverage &C : Profiled->Coverage)
+    if (!C.Unbound.empty())
+      WithColor::warning(Diag, "kiln")
+          << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
+          << " executed functions are not in " << Opts.Binary
+          << " under one name (inlined, discarded or ambiguous); they "
+             "count as not run\n";
+  Evaluation E = evaluate(Inputs, *Profiled, Opts.PageSizes);
+  if (Opts.JSON)
+    printJSON(Opts, E, Out);
+  else
+    printText(Opts, E, Out);
+  return Error::success();
+}
