@@ -131,9 +131,10 @@ TRAININGS = {
     # PGO configuration below (with and without ThinLTO).
     "irpgo": Training(
         name="irpgo",
-        description="IR PGO (-fprofile-generate); training runs: `steady` and `startup`, merged",
-        cflags=("-O2", "-fprofile-generate={profdir}"),
-        ldflags=("-O2", "-fprofile-generate={profdir}"),
+        description="IR PGO with temporal profiling (-fprofile-generate "
+                    "-ftemporal-profile); training runs: `steady` and `startup`, merged",
+        cflags=("-O2", "-fprofile-generate={profdir}", "-ftemporal-profile"),
+        ldflags=("-O2", "-fprofile-generate={profdir}", "-ftemporal-profile"),
         scenarios=(("steady",), ("startup",)),
     ),
 }
@@ -183,6 +184,54 @@ CONFIGS = [
 ]
 
 
+def lld_bp_startup_prepare(ctx: "PrepareContext") -> list[str]:
+    """lld's balanced partitioning of the startup scenario's temporal trace."""
+    return ["-Wl,--irpgo-profile=%s" % ctx.scenario_profiles["startup"],
+            "-Wl,--bp-startup-sort=function"]
+
+
+def profdata_order_prepare(ctx: "PrepareContext") -> list[str]:
+    """`llvm-profdata order` over the startup profile's temporal trace, used
+    as lld's symbol ordering file as it is (its static functions are named
+    `file;fn`, which lld cannot match: that is the stock tool's limit)."""
+    order = ctx.dir / "profdata.order"
+    ctx.run([ctx.harness.tools.profdata, "order", "-o", str(order),
+             str(ctx.scenario_profiles["startup"])], "llvm-profdata-order")
+    return ["-Wl,--symbol-ordering-file=%s" % order, "-Wl,--no-warn-symbol-ordering"]
+
+
+THINLTO_CFLAGS = ("-O2", "-flto=thin", "-fprofile-use={profile}")
+THINLTO_LDFLAGS = ("-O2", "-flto=thin", "-Wl,--thinlto-jobs={jobs}")
+
+CONFIGS += [
+    Config(
+        name="PGO+ThinLTO+hfsort",
+        description="PGO + -flto=thin, lld --call-graph-profile-sort=hfsort (C3)",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + ("-Wl,--call-graph-profile-sort=hfsort",),
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+ThinLTO+bp",
+        description="PGO + -flto=thin, lld --bp-startup-sort=function with the "
+                    "startup run's temporal profile",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=lld_bp_startup_prepare,
+    ),
+    Config(
+        name="PGO+ThinLTO+profdata-order",
+        description="PGO + -flto=thin, lld --symbol-ordering-file from "
+                    "`llvm-profdata order` of the startup profile",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=profdata_order_prepare,
+    ),
+]
+
+
 def kiln_order_prepare(ctx: "PrepareContext") -> list[str]:
     """Kiln's function order for a ThinLTO build.
 
@@ -213,8 +262,8 @@ CONFIGS.append(
         name="Kiln",
         description="PGO + -flto=thin, linked with `kiln order`'s ordering file "
                     "(startup and steady profiles as scenarios)",
-        cflags=("-O2", "-flto=thin", "-fprofile-use={profile}"),
-        ldflags=("-O2", "-flto=thin", "-Wl,--thinlto-jobs={jobs}"),
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
         training="irpgo",
         prepare=kiln_order_prepare,
         stock=False,
@@ -383,6 +432,8 @@ class Harness:
         self.jobs = max(1, args.jobs)
         self.app: Optional[App] = None
         self.profiles: dict[str, Path] = {}           # training name -> .profdata
+        # compile flags -> the build that compiled the app with them
+        self.compiled: dict[tuple[str, ...], Build] = {}
         # training name -> scenario tag ("steady", "startup") -> .profdata
         self.scenario_profiles: dict[str, dict[str, Path]] = {}
         self.training_info: dict[str, dict] = {}
@@ -437,10 +488,23 @@ class Harness:
         return expand(flags, **values)
 
     def compile(self, label: str, build_dir: Path, cflags: list[str]) -> Build:
-        """Compile all translation units of the app in parallel (-j jobs)."""
+        """Compile all translation units of the app in parallel (-j jobs).
+
+        Configurations that differ only in how they link (the ordering
+        configurations) compile with the same flags: their objects are
+        compiled once per run and shared (compilation is deterministic).
+        """
         app = self.app
         assert app is not None
         build = Build(build_dir, build_dir / EXE_NAME)
+        key = tuple(cflags)
+        if key in self.compiled:
+            shared = self.compiled[key]
+            build.objects = list(shared.objects)
+            build.warnings = dict(shared.warnings)
+            build.times["compile_s"] = 0.0
+            log("[%s] reusing the objects of %s (same compile flags)" % (label, shared.dir))
+            return build
         obj_dir = build_dir / "obj"
         jobs = []
         for src in app.sources:
@@ -471,6 +535,7 @@ class Harness:
                 build.warnings[flag] = build.warnings.get(flag, 0) + 1
         build.objects = [obj for _, obj, _ in jobs]
         build.times["compile_s"] = time.monotonic() - t0
+        self.compiled[key] = build
         log("[%s] compiled in %.1fs%s" % (label, build.times["compile_s"],
             "; warnings: " + ", ".join("%s x%d" % kv for kv in sorted(build.warnings.items()))
             if build.warnings else ""))
@@ -627,7 +692,7 @@ class Harness:
         # Valgrind runs (independent, so up to --jobs of them at once).
         vg = self.tools.valgrind
         runs = {
-            "callgrind-steady": [vg, "--tool=callgrind",
+            "callgrind-steady": [vg, "--tool=callgrind", "--dump-instr=yes",
                                  "--callgrind-out-file=" + str(d / "callgrind.steady.out"),
                                  exe] + scenarios["steady"],
             "cachegrind-steady": [vg, "--tool=cachegrind", "--cache-sim=yes"] + CACHEGRIND_CACHE +
@@ -663,6 +728,9 @@ class Harness:
         if report.bias % report.page_size:
             raise StepError("[%s] implausible load bias %#x (%s)" % (cfg.name, report.bias,
                                                                       report.bias_method))
+        # The steady state's code working set (its iTLB footprint): the
+        # same page count over the functions the steady run executed.
+        steady = pages.startup_pages(cg, str(staged), info)
         return {
             "ir_steady": ir,
             "i1_misses_steady": cache["I1mr"],
@@ -672,7 +740,10 @@ class Harness:
             "startup_pages": report.pages,
             "startup_lower_bound": report.lower_bound,
             "pages_per_bound": report.ratio,
+            "steady_pages": steady.pages,
+            "steady_lower_bound": steady.lower_bound,
             "_details": {
+                "steady_pages": steady.to_dict(),
                 "cachegrind_steady": cache,
                 "text_sections": text,
                 "relocations": relocs,
@@ -750,6 +821,8 @@ COLUMNS = [
     ("startup pages", "startup_pages"),
     ("lower bound", "startup_lower_bound"),
     ("pages/bound", "pages_per_bound"),
+    ("steady pages", "steady_pages"),
+    ("bound", "steady_lower_bound"),
 ]
 
 
@@ -789,6 +862,7 @@ def table_rows(results: list[dict]) -> list[list[str]]:
             "%s (%s)" % (fmt_int(m["dyn_relocs"]), fmt_int(m["dyn_relocs_relative"])),
             fmt_int(m["startup_pages"]), fmt_int(m["startup_lower_bound"]),
             fmt_ratio(m["pages_per_bound"]),
+            fmt_int(m["steady_pages"]), fmt_int(m["steady_lower_bound"]),
         ])
     return rows
 
