@@ -70,7 +70,17 @@ configure_and_build() {
 
 run_tests() {
   log "running check-kiln (lit and unit tests)"
-  cmake --build "$build_dir" -j "$jobs" --target check-kiln
+  local out status=0
+  out=$(mktemp)
+  cmake --build "$build_dir" -j "$jobs" --target check-kiln 2>&1 | tee "$out" ||
+    status=1
+  # One closing line that any CI can read: "N passed, M failed".
+  local passed failed
+  passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$out" | tail -1)
+  failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$out" | tail -1)
+  rm -f "$out"
+  echo "${passed:-0} passed, ${failed:-0} failed"
+  return $status
 }
 
 run_demo() {
