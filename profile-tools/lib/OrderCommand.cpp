@@ -8,6 +8,7 @@
 
 #include "kiln/Tools/OrderCommand.h"
 
+#include "kiln/Sources/EdgeList.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
 
@@ -186,13 +187,18 @@ static Error writeJSONReport(const OrderCommandOptions &Opts,
 
 Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
                             raw_ostream &Diag) {
-  if (Opts.Inputs.empty())
+  if (Opts.Inputs.empty() && Opts.Plan.EdgeLists.empty())
     return makeToolError("no input", "",
                          "give the objects and archives of the link (or the "
                          "linked binary) and --scenario=<kind>=<profile>");
   LinkerInputs Inputs;
   for (const std::string &Path : Opts.Inputs)
     if (Error E = readLinkerInput(Path, Inputs))
+      return makeToolError(toString(std::move(E)));
+  // Without the link's inputs, an edge list's names are the functions
+  // (sizes unknown): ordering from lld's own format alone.
+  if (Opts.Inputs.empty())
+    if (Error E = addEdgeListFunctions(Opts.Plan.EdgeLists, Inputs))
       return makeToolError(toString(std::move(E)));
 
   std::vector<ScenarioSpec> Scenarios;

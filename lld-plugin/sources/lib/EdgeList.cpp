@@ -10,6 +10,9 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include "kiln/Sources/LinkerInputs.h"
 
 using namespace llvm;
 using namespace kiln;
@@ -53,6 +56,32 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
     layout::NodeId Callee = G.getOrAddNode(E.Callee);
     G.addEdge(S, Caller, Callee, E.Count);
     G.addCount(S, Callee, E.Count);
+  }
+  return Error::success();
+}
+
+Error kiln::addEdgeListFunctions(ArrayRef<std::string> Paths,
+                                 LinkerInputs &Inputs) {
+  layout::CallGraph Scratch;
+  layout::ScenarioId S =
+      Scratch.addScenario("scratch", layout::ScenarioKind::SteadyState);
+  for (const std::string &Path : Paths) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buffer)
+      return createStringError(Buffer.getError(), "%s: %s", Path.c_str(),
+                               Buffer.getError().message().c_str());
+    if (Error E = readEdgeList((*Buffer)->getMemBufferRef(), Scratch, S))
+      return E;
+  }
+  if (Inputs.Format == ObjectFormat::Unknown)
+    Inputs.Format = ObjectFormat::ELF;
+  for (const layout::Node &N : Scratch.getNodes()) {
+    InputFunction F;
+    F.Name = N.Name;
+    F.Object = "<edge list>";
+    F.HasOwnSection = true;
+    Inputs.Functions.push_back(std::move(F));
   }
   return Error::success();
 }

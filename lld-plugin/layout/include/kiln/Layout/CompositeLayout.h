@@ -104,7 +104,7 @@ struct CompositeLayoutConfig {
   OrderAlgorithm WarmAlgorithm = OrderAlgorithm::C3;
   /// cdsort orders at most this many nodes of a group, the hottest (by heat,
   /// then node id); the others follow, ordered by C3.
-  uint64_t MaxCDSortNodes = 10000;
+  uint64_t MaxCDSortNodes = 2048;
   /// With fewer startup traces than this, first-execution order replaces
   /// balanced partitioning (one trace has nothing to balance).
   unsigned MinTracesForPartitioning = 2;

@@ -18,6 +18,7 @@
 
 #include "kiln/Layout/CallGraph.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
@@ -29,6 +30,15 @@ namespace kiln {
 /// line for a malformed line; nothing is added then.
 llvm::Error readEdgeList(llvm::MemoryBufferRef Buffer, layout::CallGraph &G,
                          layout::ScenarioId S);
+
+struct LinkerInputs;
+
+/// Makes \p Inputs name every function of the edge lists at \p Paths, as
+/// globals of unknown size from no object: for ordering from an lld edge list
+/// alone, when the link's inputs are not at hand. \returns an error naming
+/// the file for unreadable or malformed lists.
+llvm::Error addEdgeListFunctions(llvm::ArrayRef<std::string> Paths,
+                                 LinkerInputs &Inputs);
 
 } // namespace kiln
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Scale benchmark of Kiln's layout engine, beside lld's own sort.
+
+Writes a synthetic call graph (default 1,000,000 functions, 5,000,000 call
+edges; callees Zipf-distributed, counts heavy-tailed, all deterministic for
+the seed) as an lld edge list, then measures wall time and peak memory of:
+
+  kiln order --edges=<list> --algorithm=kiln|c3   (edge list alone: the
+                                                   functions are its names)
+  ld.lld --call-graph-ordering-file=<list> --call-graph-profile-sort=hfsort
+         on objects that define every function in its own section, minus the
+         same link without the ordering (lld's sorting cost), with --lld.
+
+Usage: layout_scale.py [--functions N] [--edges N] [--seed S] [--lld]
+                       [--work-dir DIR] [--kiln-bin DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+LLVM_BIN = Path("/usr/lib/llvm-22/bin")
+
+# Run a command and print its peak RSS (KiB) as the last stdout line: the
+# parent's RUSAGE_CHILDREN would mix in every earlier child.
+MEASURE = ("import resource, subprocess, sys\n"
+           "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+           "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+           "sys.exit(r.returncode)\n")
+
+
+def log(msg: str) -> None:
+    print("layout-scale: " + msg, file=sys.stderr, flush=True)
+
+
+def write_graph(path: Path, functions: int, edges: int, seed: int) -> None:
+    """A Zipf-like call graph: a few callees take most calls, as in real
+    programs; counts are heavy-tailed. Duplicate pairs are kept (lld and
+    Kiln both sum them)."""
+    rng = random.Random(seed)
+    # Callee popularity ~ 1/rank over a random permutation of the functions.
+    weights = [1.0 / (r + 1) for r in range(functions)]
+    callees = rng.choices(range(functions), weights=weights, k=edges)
+    perm = list(range(functions))
+    rng.shuffle(perm)
+    with path.open("w") as f:
+        for callee in callees:
+            caller = rng.randrange(functions)
+            count = int(rng.paretovariate(1.2) * 10)
+            f.write("f%d f%d %d\n" % (caller, perm[callee], count))
+
+
+def measure(cmd: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (MiB) of cmd."""
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", MEASURE] + cmd,
+                          capture_output=True, text=True)
+    elapsed = time.monotonic() - t0
+    if proc.returncode != 0:
+        raise SystemExit("layout-scale: failed (%d): %s\n%s" % (
+            proc.returncode, " ".join(cmd), proc.stderr[-2000:]))
+    return elapsed, int(proc.stdout.split()[-1]) // 1024
+
+
+def write_objects(work: Path, functions: int, per_object: int, jobs: int) -> list[Path]:
+    """Objects defining f0..f<n-1>, each function in its own section."""
+    def one(index: int) -> Path:
+        asm = work / ("fns%d.s" % index)
+        obj = work / ("fns%d.o" % index)
+        lo, hi = index * per_object, min(functions, (index + 1) * per_object)
+        with asm.open("w") as f:
+            for i in range(lo, hi):
+                f.write('.section .text.f%d,"ax",@progbits\n.globl f%d\nf%d:\nret\n' % (i, i, i))
+        subprocess.run([str(LLVM_BIN / "llvm-mc"), "-filetype=obj", "-triple=x86_64",
+                        str(asm), "-o", str(obj)], check=True)
+        asm.unlink()
+        return obj
+    count = (functions + per_object - 1) // per_object
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, range(count)))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--functions", type=int, default=1_000_000)
+    ap.add_argument("--edges", type=int, default=5_000_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lld", action="store_true",
+                    help="also measure lld's --call-graph-ordering-file sort")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "layout-scale"))
+    ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
+    args = ap.parse_args()
+
+    work = Path(args.work_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    graph = work / "edges.txt"
+    log("writing %d functions / %d edges to %s" % (args.functions, args.edges, graph))
+    write_graph(graph, args.functions, args.edges, args.seed)
+
+    kiln = str(Path(args.kiln_bin) / "kiln")
+    results = {"functions": args.functions, "edges": args.edges, "seed": args.seed,
+               "runs": []}
+    for algorithm in ("kiln", "c3"):
+        log("kiln order --algorithm=%s" % algorithm)
+        secs, mib = measure([kiln, "order", "--edges=%s" % graph,
+                             "--algorithm=%s" % algorithm,
+                             "-o", str(work / ("kiln-%s.order" % algorithm))])
+        results["runs"].append({"tool": "kiln order --algorithm=" + algorithm,
+                                "seconds": round(secs, 2), "peak_mib": mib})
+
+    if args.lld:
+        log("assembling objects for lld")
+        objects = write_objects(work, args.functions, 20000, args.jobs)
+        base = [str(LLVM_BIN / "ld.lld"), "-e", "f0", "-o", str(work / "a.out")] + \
+               [str(o) for o in objects]
+        secs0, mib0 = measure(base + ["--call-graph-profile-sort=none"])
+        secs1, mib1 = measure(base + ["--call-graph-ordering-file=%s" % graph,
+                                      "--call-graph-profile-sort=hfsort"])
+        results["runs"].append({"tool": "ld.lld link, no ordering", "seconds": round(secs0, 2),
+                                "peak_mib": mib0})
+        results["runs"].append({"tool": "ld.lld link, --call-graph-ordering-file + hfsort",
+                                "seconds": round(secs1, 2), "peak_mib": mib1,
+                                "sort_seconds_estimate": round(secs1 - secs0, 2)})
+
+    print("%-52s %9s %9s" % ("run", "seconds", "peak MiB"))
+    for r in results["runs"]:
+        print("%-52s %9.2f %9d" % (r["tool"], r["seconds"], r["peak_mib"]))
+    (work / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
