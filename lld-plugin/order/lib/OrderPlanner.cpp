@@ -13,7 +13,7 @@
 #include "kiln/Layout/PettisHansen.h"
 #include "kiln/Layout/TracePartitioning.h"
 #include "kiln/Sources/EdgeList.h"
-#include "kiln/Sources/InstrProfile.h"
+#include "kiln/Sources/Profile.h"
 #include "kiln/Sources/SymbolResolver.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -95,7 +95,7 @@ public:
   }
 
   Error addProfile(const ScenarioSpec &Spec) {
-    Expected<InstrProfile> Profile = readInstrProfile(Spec.Path);
+    Expected<LayoutProfile> Profile = readProfile(Spec.Path);
     if (!Profile)
       return Profile.takeError();
     ScenarioId S = Plan.Graph.addScenario(
@@ -116,7 +116,7 @@ public:
       Coverage.BoundWeight += F.Weight;
       Plan.Graph.addCount(S, *N, F.Weight);
     }
-    for (const ProfiledCall &Call : Profile->IndirectCalls) {
+    for (const ProfiledCall &Call : Profile->Calls) {
       std::optional<NodeId> Caller = resolve(Call.Caller, nullptr);
       std::optional<NodeId> Callee = resolve(Call.Callee, nullptr);
       if (Caller && Callee)

@@ -1,4 +1,4 @@
-//===- InstrProfile.cpp - Read instrumented profiles ----------------------===//
+//===- InstrProfile.cpp - Read instrumented profiles for layout ----------===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Sources/InstrProfile.h"
+#include "kiln/Sources/Profile.h"
+#include "CrashGuard.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/MD5.h"
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -67,7 +67,7 @@ static Error checkIndexedProfileBounds(StringRef Path,
   return Error::success();
 }
 
-static Expected<InstrProfile> readInstrProfileUnguarded(StringRef Path) {
+static Expected<LayoutProfile> readInstrProfileUnguarded(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -82,7 +82,7 @@ static Expected<InstrProfile> readInstrProfileUnguarded(StringRef Path) {
     return profileError(Path, toString(ReaderOrErr.takeError()));
   InstrProfReader &Reader = **ReaderOrErr;
 
-  InstrProfile Profile;
+  LayoutProfile Profile;
   Profile.Path = Path.str();
   Profile.IsIRLevel = Reader.isIRLevelProfile();
 
@@ -128,7 +128,7 @@ static Expected<InstrProfile> readInstrProfileUnguarded(StringRef Path) {
       ++Profile.NumUnnamedTargets;
       continue;
     }
-    Profile.IndirectCalls.push_back(
+    Profile.Calls.push_back(
         {Profile.Functions[Call.Caller].Name, std::move(Target), Call.Count});
   }
 
@@ -151,14 +151,11 @@ static Expected<InstrProfile> readInstrProfileUnguarded(StringRef Path) {
   return Profile;
 }
 
-Expected<InstrProfile> kiln::readInstrProfile(StringRef Path) {
-  // LLVM's readers do not validate everything they follow in a corrupt file
-  // and may fault. When the tool has enabled crash recovery, a fault becomes
-  // an error naming the file instead of a crash.
-  std::optional<Expected<InstrProfile>> Result;
-  CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Result.emplace(readInstrProfileUnguarded(Path)); }))
-    return profileError(Path, "corrupt profile: LLVM's profile reader failed "
-                              "on its contents");
-  return std::move(*Result);
+Expected<LayoutProfile> kiln::readInstrProfile(StringRef Path) {
+  return runGuarded([&] { return readInstrProfileUnguarded(Path); },
+                    [&]() -> Expected<LayoutProfile> {
+                      return profileError(Path, "corrupt profile: LLVM's "
+                                                "profile reader failed on "
+                                                "its contents");
+                    });
 }

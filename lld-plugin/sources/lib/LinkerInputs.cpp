@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Sources/LinkerInputs.h"
+#include "CrashGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Object/Archive.h"
@@ -27,7 +28,6 @@
 #include "llvm/Object/MachO.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -433,15 +433,14 @@ static Error readLinkerInputUnguarded(StringRef Path, LinkerInputs &Inputs) {
 }
 
 Error kiln::readLinkerInput(StringRef Path, LinkerInputs &Inputs) {
-  // LLVM Object reports some corruption with report_fatal_error; when the
-  // tool has enabled crash recovery, that becomes an error naming the file.
-  // The inputs are then partially read, which the caller does not use.
-  std::optional<Error> Result;
-  CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Result.emplace(readLinkerInputUnguarded(Path, Inputs)); }))
-    return inputError(Path, "corrupt object file: LLVM's object reader "
-                            "failed on its contents");
-  return std::move(*Result);
+  // The inputs are partially read after a crash; the caller does not use
+  // them then.
+  return runGuarded([&] { return readLinkerInputUnguarded(Path, Inputs); },
+                    [&] {
+                      return inputError(Path, "corrupt object file: LLVM's "
+                                              "object reader failed on its "
+                                              "contents");
+                    });
 }
 
 std::string kiln::getNodeKey(const InputFunction &F) {
