@@ -153,11 +153,14 @@ public:
       if (Error E = readEdgeList((*Buffer)->getMemBufferRef(), Scratch,
                                  ScratchS))
         return E;
+      // Resolve each name once, not once per edge that names it.
+      std::vector<std::optional<NodeId>> Resolved;
+      Resolved.reserve(Scratch.getNumNodes());
+      for (const Node &N : Scratch.getNodes())
+        Resolved.push_back(resolve(N.Name, nullptr));
       for (const Edge &E : Scratch.getScenario(ScratchS).Edges) {
-        std::optional<NodeId> Caller =
-            resolve(Scratch.getNode(E.Caller).Name, nullptr);
-        std::optional<NodeId> Callee =
-            resolve(Scratch.getNode(E.Callee).Name, nullptr);
+        std::optional<NodeId> Caller = Resolved[E.Caller];
+        std::optional<NodeId> Callee = Resolved[E.Callee];
         if (!Caller || !Callee)
           continue;
         Plan.Graph.addEdge(S, *Caller, *Callee, E.Count);
