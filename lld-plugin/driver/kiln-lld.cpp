@@ -84,11 +84,10 @@ int main(int Argc, const char **Argv) {
   for (const std::string &Arg : Invocation.Args)
     LldArgs.push_back(Arg.c_str());
 
-  lld::Result Result =
-      lld::lldMain(LldArgs, outs(), errs(),
-                   {{lld::Gnu, &lld::elf::link},
-                    {lld::MinGW, &lld::mingw::link},
-                    {lld::WinLink, &lld::coff::link},
-                    {lld::Darwin, &lld::macho::link}});
+  lld::Result Result = lld::lldMain(LldArgs, outs(), errs(),
+                                    {{lld::Gnu, &lld::elf::link},
+                                     {lld::MinGW, &lld::mingw::link},
+                                     {lld::WinLink, &lld::coff::link},
+                                     {lld::Darwin, &lld::macho::link}});
   return Result.retCode;
 }

@@ -36,9 +36,9 @@ static bool parseModulePipelineElement(StringRef Name, ModulePassManager &MPM,
   }
 #define MODULE_ANALYSIS(NAME, CREATE_PASS)                                     \
   if (Name == "require<" NAME ">") {                                           \
-    MPM.addPass(RequireAnalysisPass<std::remove_reference_t<decltype(          \
-                                        CREATE_PASS)>,                         \
-                                    Module>());                                \
+    MPM.addPass(                                                               \
+        RequireAnalysisPass<std::remove_reference_t<decltype(CREATE_PASS)>,    \
+                            Module>());                                        \
     return true;                                                               \
   }                                                                            \
   if (Name == "invalidate<" NAME ">") {                                        \

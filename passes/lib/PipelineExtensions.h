@@ -1,4 +1,5 @@
-//===- PipelineExtensions.h - Kiln passes in the default pipelines -*- C++ -*-===//
+//===- PipelineExtensions.h - Kiln passes in the default pipelines -*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

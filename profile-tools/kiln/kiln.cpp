@@ -69,24 +69,22 @@ static cl::SubCommand CallGraphCmd(
     "Dump the profiled call graph: edges with counts, heaviest first "
     "(see docs/CommandGuide/kiln-callgraph.rst)");
 
-static cl::list<std::string>
-    CallGraphInputs(cl::Positional, cl::sub(CallGraphCmd),
-                    cl::desc("<object, archive...>"), cl::cat(KilnCategory));
+static cl::list<std::string> CallGraphInputs(cl::Positional,
+                                             cl::sub(CallGraphCmd),
+                                             cl::desc("<object, archive...>"),
+                                             cl::cat(KilnCategory));
 static cl::list<std::string>
     CallGraphEdgeLists("edges", cl::sub(CallGraphCmd), cl::value_desc("file"),
                        cl::desc("an lld call-graph edge list ('caller callee "
                                 "count' lines); may be repeated"),
                        cl::cat(KilnCategory));
 static cl::opt<uint64_t>
-    CallGraphTop("top", cl::sub(CallGraphCmd), cl::init(0),
-                 cl::value_desc("N"),
+    CallGraphTop("top", cl::sub(CallGraphCmd), cl::init(0), cl::value_desc("N"),
                  cl::desc("print only the N heaviest edges (default: all)"),
                  cl::cat(KilnCategory));
-static cl::opt<uint64_t>
-    CallGraphMinCount("min-count", cl::sub(CallGraphCmd), cl::init(0),
-                      cl::value_desc("N"),
-                      cl::desc("omit edges with a count below N"),
-                      cl::cat(KilnCategory));
+static cl::opt<uint64_t> CallGraphMinCount(
+    "min-count", cl::sub(CallGraphCmd), cl::init(0), cl::value_desc("N"),
+    cl::desc("omit edges with a count below N"), cl::cat(KilnCategory));
 static cl::opt<kiln::DumpFormat> CallGraphFormat(
     "format", cl::sub(CallGraphCmd), cl::init(kiln::DumpFormat::Text),
     cl::desc("output format"),
@@ -140,8 +138,9 @@ static Error callGraphMain() {
 // kiln order
 //===----------------------------------------------------------------------===//
 
-static cl::SubCommand OrderCmd(
-    "order", "Compute a function order from profiles and write the linker's "
+static cl::SubCommand
+    OrderCmd("order",
+             "Compute a function order from profiles and write the linker's "
              "ordering file (see docs/CommandGuide/kiln-order.rst)");
 
 static cl::list<std::string>
@@ -178,17 +177,16 @@ static cl::opt<OrderFormatChoice> OrderFormat(
 static cl::opt<kiln::OrderingAlgorithm> OrderAlgorithm(
     "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderingAlgorithm::Kiln),
     cl::desc("the layout algorithm"),
-    cl::values(
-        clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
-                   "startup first, then hot, warm (default)"),
-        clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
-                   "call-chain clustering (hfsort)"),
-        clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
-                   "cache-directed sort (ext-TSP)"),
-        clEnumValN(kiln::OrderingAlgorithm::PettisHansen, "pettis-hansen",
-                   "Pettis-Hansen"),
-        clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
-                   "balanced partitioning of startup traces")),
+    cl::values(clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
+                          "startup first, then hot, warm (default)"),
+               clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
+                          "call-chain clustering (hfsort)"),
+               clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
+                          "cache-directed sort (ext-TSP)"),
+               clEnumValN(kiln::OrderingAlgorithm::PettisHansen,
+                          "pettis-hansen", "Pettis-Hansen"),
+               clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
+                          "balanced partitioning of startup traces")),
     cl::cat(KilnCategory));
 static cl::opt<std::string>
     OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),
@@ -264,8 +262,9 @@ static Error orderMain(int Argc, const char **Argv) {
 // kiln eval
 //===----------------------------------------------------------------------===//
 
-static cl::SubCommand EvalCmd(
-    "eval", "Measure a linked program's code layout against a profile: code "
+static cl::SubCommand
+    EvalCmd("eval",
+            "Measure a linked program's code layout against a profile: code "
             "pages that ran, their lower bound, call locality, ext-TSP score "
             "(see docs/CommandGuide/kiln-eval.rst)");
 

@@ -43,8 +43,7 @@ std::string kiln::getDisplayName(StringRef Key, StringRef Origin,
 static std::vector<Edge> selectEdges(const CallGraph &G,
                                      const CallGraphDumpOptions &Opts) {
   std::vector<Edge> Edges = G.getWeightedEdges();
-  llvm::erase_if(Edges,
-                 [&](const Edge &E) { return E.Count < Opts.MinCount; });
+  llvm::erase_if(Edges, [&](const Edge &E) { return E.Count < Opts.MinCount; });
   llvm::sort(Edges, [&](const Edge &A, const Edge &B) {
     if (A.Count != B.Count)
       return A.Count > B.Count;
@@ -65,8 +64,7 @@ static void printText(const CallGraph &G, ArrayRef<Edge> Edges,
     return getDisplayName(G.getNode(N).Name, G.getNode(N).Origin, Opts);
   };
   OS << "# kiln callgraph: " << G.getNumNodes() << " functions, "
-     << G.getWeightedEdges().size() << " edges, " << Edges.size()
-     << " shown\n";
+     << G.getWeightedEdges().size() << " edges, " << Edges.size() << " shown\n";
   OS << "#        count  caller -> callee\n";
   for (const Edge &E : Edges)
     OS << format("%14" PRIu64, E.Count) << "  " << Name(E.Caller) << " -> "

@@ -114,8 +114,7 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
 
 static void printText(const EvalCommandOptions &Opts, const Evaluation &E,
                       raw_ostream &OS) {
-  OS << "kiln eval: " << Opts.Binary << ": " << E.Functions
-     << " functions\n";
+  OS << "kiln eval: " << Opts.Binary << ": " << E.Functions << " functions\n";
   for (const ScenarioFigures &S : E.Scenarios) {
     OS << "scenario " << S.Name << ": " << S.ExecutedFunctions
        << " functions ran";
@@ -137,8 +136,8 @@ static void printText(const EvalCommandOptions &Opts, const Evaluation &E,
     OS << ", " << L.UnplacedCount << " to or from functions not in the binary";
   OS << '\n';
   for (size_t I = 0; I < L.Distances.size(); ++I)
-    OS << format("  within %-5s %6.2f%%\n",
-                 formatSize(L.Distances[I]).c_str(), 100.0 * L.getShare(I));
+    OS << format("  within %-5s %6.2f%%\n", formatSize(L.Distances[I]).c_str(),
+                 100.0 * L.getShare(I));
   OS << format("ext-TSP score: %.6g\n", E.ExtTspScore);
 }
 

@@ -117,8 +117,8 @@ kiln::buildLinkerInvocation(ArrayRef<const char *> Args, StringRef PluginPath,
 
   Invocation.Args.emplace_back(Args[0]);
   // lld refuses to guess under a name it does not know; `kiln-lld` is ELF.
-  if (!hasExplicitFlavor(Args) && parseProgramName(Args[0]) ==
-                                      LinkerFlavor::Unknown &&
+  if (!hasExplicitFlavor(Args) &&
+      parseProgramName(Args[0]) == LinkerFlavor::Unknown &&
       Invocation.Flavor != LinkerFlavor::Unknown) {
     Invocation.Args.emplace_back("-flavor");
     Invocation.Args.emplace_back("gnu");

@@ -111,8 +111,8 @@ CallLocality kiln::layout::computeCallLocality(ArrayRef<NodeId> Order,
                                                ArrayRef<Edge> Edges,
                                                ArrayRef<uint64_t> Distances,
                                                uint64_t Alignment) {
-  return computeCallLocalityAt(getAddressByNode(Order, Sizes, Alignment),
-                               Sizes, Edges, Distances);
+  return computeCallLocalityAt(getAddressByNode(Order, Sizes, Alignment), Sizes,
+                               Edges, Distances);
 }
 
 CallLocality kiln::layout::computeCallLocalityAt(ArrayRef<uint64_t> Addr,

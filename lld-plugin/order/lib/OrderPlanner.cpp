@@ -98,9 +98,9 @@ public:
     Expected<LayoutProfile> Profile = readProfile(Spec.Path);
     if (!Profile)
       return Profile.takeError();
-    ScenarioId S = Plan.Graph.addScenario(
-        getScenarioKindName(Spec.Kind).str() + ":" + Spec.Path, Spec.Kind,
-        Spec.Weight);
+    ScenarioId S = Plan.Graph.addScenario(getScenarioKindName(Spec.Kind).str() +
+                                              ":" + Spec.Path,
+                                          Spec.Kind, Spec.Weight);
     ProfileCoverage Coverage;
     Coverage.Path = Spec.Path;
     Coverage.Scenario = getScenarioKindName(Spec.Kind).str();
@@ -150,8 +150,8 @@ public:
       CallGraph Scratch;
       ScenarioId ScratchS =
           Scratch.addScenario("scratch", ScenarioKind::SteadyState);
-      if (Error E = readEdgeList((*Buffer)->getMemBufferRef(), Scratch,
-                                 ScratchS))
+      if (Error E =
+              readEdgeList((*Buffer)->getMemBufferRef(), Scratch, ScratchS))
         return E;
       // Resolve each name once, not once per edge that names it.
       std::vector<std::optional<NodeId>> Resolved;

@@ -1,4 +1,5 @@
-//===- CrashGuard.h - Run LLVM readers so corrupt input cannot crash -*- C++ -*-===//
+//===- CrashGuard.h - Run LLVM readers so corrupt input cannot crash -*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

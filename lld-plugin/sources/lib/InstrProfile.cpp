@@ -6,15 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Sources/Profile.h"
 #include "CrashGuard.h"
+#include "kiln/Sources/Profile.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/ProfileData/InstrProfReader.h"
-#include "llvm/Support/MD5.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -44,8 +44,7 @@ static Error checkIndexedProfileBounds(StringRef Path,
     return profileError(Path, toString(Header.takeError()));
   uint64_t Offset = Header->size();
   // One summary, and a second one for context-sensitive profiles.
-  unsigned NumSummaries =
-      (Header->Version & VARIANT_MASK_CSIR_PROF) ? 2 : 1;
+  unsigned NumSummaries = (Header->Version & VARIANT_MASK_CSIR_PROF) ? 2 : 1;
   for (unsigned I = 0; I < NumSummaries; ++I) {
     if (Offset + 2 * sizeof(uint64_t) > Size)
       return Truncated("the profile summary");

@@ -21,12 +21,12 @@
 #include "CrashGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/COFF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/MachO.h"
-#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -261,9 +261,8 @@ Expected<InputCallEdge> ObjectReader::makeEdge(const SymbolRef &From,
                                                uint64_t Count) {
   InputCallEdge Edge;
   Edge.Count = Count;
-  for (auto [Sym, Index, Name] :
-       {std::tie(From, Edge.Caller, Edge.CallerName),
-        std::tie(To, Edge.Callee, Edge.CalleeName)}) {
+  for (auto [Sym, Index, Name] : {std::tie(From, Edge.Caller, Edge.CallerName),
+                                  std::tie(To, Edge.Callee, Edge.CalleeName)}) {
     Expected<StringRef> SymName = Sym.getName();
     if (!SymName)
       return SymName.takeError();
@@ -308,10 +307,9 @@ Error ObjectReader::readELFCallGraph() {
                                  " entries but " + Twine(Relocs.size()) +
                                  " relocations (expected two per entry)");
   for (size_t I = 0; I < NumEntries; ++I) {
-    uint64_t Count =
-        Obj.isLittleEndian()
-            ? support::endian::read64le(Contents->data() + 8 * I)
-            : support::endian::read64be(Contents->data() + 8 * I);
+    uint64_t Count = Obj.isLittleEndian()
+                         ? support::endian::read64le(Contents->data() + 8 * I)
+                         : support::endian::read64be(Contents->data() + 8 * I);
     symbol_iterator From = Relocs[2 * I].getSymbol();
     symbol_iterator To = Relocs[2 * I + 1].getSymbol();
     if (From == Obj.symbol_end() || To == Obj.symbol_end())
@@ -328,15 +326,15 @@ Error ObjectReader::readELFCallGraph() {
 Expected<SymbolRef> ObjectReader::getSymbolByIndex(uint32_t Index) {
   if (const auto *MachO = dyn_cast<MachOObjectFile>(&Obj)) {
     if (Index >= MachO->getSymtabLoadCommand().nsyms)
-      return inputError(Where, "symbol index " + Twine(Index) +
-                                   " is out of range");
+      return inputError(Where,
+                        "symbol index " + Twine(Index) + " is out of range");
     return *MachO->getSymbolByIndex(Index);
   }
   const auto *COFF = cast<COFFObjectFile>(&Obj);
   Expected<COFFSymbolRef> Sym = COFF->getSymbol(Index);
   if (!Sym)
-    return inputError(Where, "symbol index " + Twine(Index) +
-                                 " is out of range");
+    return inputError(Where,
+                      "symbol index " + Twine(Index) + " is out of range");
   DataRefImpl Ref;
   Ref.p = reinterpret_cast<uintptr_t>(Sym->getRawPtr());
   return SymbolRef(Ref, &Obj);
@@ -354,8 +352,7 @@ Error ObjectReader::readIndexedCallGraph(StringRef SectionName,
     if (*Name != SectionName)
       continue;
     if (const auto *MachO = dyn_cast<MachOObjectFile>(&Obj))
-      if (MachO->getSectionFinalSegmentName(Sec.getRawDataRefImpl()) !=
-          Segment)
+      if (MachO->getSectionFinalSegmentName(Sec.getRawDataRefImpl()) != Segment)
         continue;
     CGSection = Sec;
   }

@@ -15,8 +15,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Sources/Profile.h"
 #include "CrashGuard.h"
+#include "kiln/Sources/Profile.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/ProfileData/SampleProf.h"
@@ -35,9 +35,9 @@ static Error profileError(StringRef Path, const Twine &Message) {
 
 /// Adds the call targets of \p Samples and of everything inlined into it to
 /// \p Calls, as calls from \p Caller.
-static void collectCalls(const FunctionSamples &Samples, StringRef Caller,
-                         std::map<std::pair<std::string, std::string>,
-                                  uint64_t> &Calls) {
+static void
+collectCalls(const FunctionSamples &Samples, StringRef Caller,
+             std::map<std::pair<std::string, std::string>, uint64_t> &Calls) {
   for (const auto &[Location, Record] : Samples.getBodySamples())
     for (const auto &[Target, Count] : Record.getCallTargets())
       Calls[{Caller.str(), Target.str()}] += Count;

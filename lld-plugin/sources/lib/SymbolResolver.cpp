@@ -26,9 +26,9 @@ PGOName kiln::parsePGOName(StringRef Name) {
   // Front-end PGO: "<file>:<name>". Objective-C methods contain ':' but
   // start with "-[" or "+[" and are global.
   bool IsObjCMethod = Name.starts_with("-[") || Name.starts_with("+[");
-  if (size_t Colon = Name.rfind(':');
-      !IsObjCMethod && Colon != StringRef::npos && Colon > 0 &&
-      Colon + 1 < Name.size()) {
+  if (size_t Colon = Name.rfind(':'); !IsObjCMethod &&
+                                      Colon != StringRef::npos && Colon > 0 &&
+                                      Colon + 1 < Name.size()) {
     Result.SourceFile = Name.take_front(Colon).str();
     Result.Function = Name.drop_front(Colon + 1).str();
     return Result;
@@ -57,8 +57,8 @@ StringRef kiln::getBaseName(StringRef Symbol, ObjectFormat Format) {
 
 SymbolResolver::SymbolResolver(const LinkerInputs &Inputs) : Inputs(Inputs) {
   for (size_t I = 0; I < Inputs.Functions.size(); ++I)
-    ByBaseName[getBaseName(Inputs.Functions[I].Name, Inputs.Format)]
-        .push_back(I);
+    ByBaseName[getBaseName(Inputs.Functions[I].Name, Inputs.Format)].push_back(
+        I);
 }
 
 static StringRef getStem(StringRef Path) {
@@ -132,8 +132,8 @@ Resolution SymbolResolver::resolve(StringRef ProfileName) const {
     return BindTo(Candidates.front(), "the only function named '" +
                                           Name.Function +
                                           "' (its source file is unknown)");
-  return Ambiguous(Candidates,
-                   std::to_string(Candidates.size()) +
-                       " functions are named '" + Name.Function +
-                       "' and none is known to come from " + Name.SourceFile);
+  return Ambiguous(Candidates, std::to_string(Candidates.size()) +
+                                   " functions are named '" + Name.Function +
+                                   "' and none is known to come from " +
+                                   Name.SourceFile);
 }

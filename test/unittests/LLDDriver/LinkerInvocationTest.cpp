@@ -52,16 +52,17 @@ TEST(LinkerInvocation, OwnNameGetsGnuFlavorAndPlugin) {
       {"/x/kiln-lld", "a.o", "-o", "a"}, "/p/KilnPlugin-22.so");
   EXPECT_EQ(I.Flavor, LinkerFlavor::ELF);
   EXPECT_TRUE(I.AddedPassPlugin);
-  EXPECT_THAT(I.Args, ElementsAre("/x/kiln-lld", "-flavor", "gnu", "a.o", "-o",
-                                  "a", "--load-pass-plugin=/p/KilnPlugin-22.so"));
+  EXPECT_THAT(I.Args,
+              ElementsAre("/x/kiln-lld", "-flavor", "gnu", "a.o", "-o", "a",
+                          "--load-pass-plugin=/p/KilnPlugin-22.so"));
 }
 
 TEST(LinkerInvocation, KnownNameIsPassedThrough) {
   kiln::LinkerInvocation I =
       kiln::buildLinkerInvocation({"kiln-ld64.lld", "a.o"}, "/p/K.so");
   EXPECT_EQ(I.Flavor, LinkerFlavor::MachO);
-  EXPECT_THAT(I.Args,
-              ElementsAre("kiln-ld64.lld", "a.o", "--load-pass-plugin=/p/K.so"));
+  EXPECT_THAT(I.Args, ElementsAre("kiln-ld64.lld", "a.o",
+                                  "--load-pass-plugin=/p/K.so"));
 }
 
 TEST(LinkerInvocation, NoPluginForCOFFAndMinGW) {
@@ -101,8 +102,8 @@ TEST(LinkerInvocation, UserNamedSamePluginIsNotRepeated) {
 TEST(LinkerInvocation, RecognizesKilnOptions) {
   EXPECT_TRUE(kiln::requestsKilnOptions(
       {"kiln-lld", "-mllvm", "-kiln-print-function-profile"}));
-  EXPECT_TRUE(kiln::requestsKilnOptions(
-      {"kiln-lld", "-mllvm=-kiln-profile-remarks"}));
+  EXPECT_TRUE(
+      kiln::requestsKilnOptions({"kiln-lld", "-mllvm=-kiln-profile-remarks"}));
   EXPECT_TRUE(kiln::requestsKilnOptions(
       {"kiln-lld", "--plugin-opt=-kiln-profile-remarks"}));
   EXPECT_TRUE(kiln::requestsKilnOptions(

@@ -128,22 +128,21 @@ TEST(LayoutEvaluation, PagesAtRealAddresses) {
   // visited in id order, not address order, and pages still count once.
   std::vector<uint64_t> Addresses = {0x1ff0, 0x5000, UnplacedAddress, 0x2100};
   std::vector<uint64_t> Sizes = {0x20, 0x10, 8, 0x100};
-  PageStats Stats = countTouchedPagesAt(Addresses, Sizes,
-                                        executed(4, {0, 1, 2, 3}), 4096);
+  PageStats Stats =
+      countTouchedPagesAt(Addresses, Sizes, executed(4, {0, 1, 2, 3}), 4096);
   // Pages 1, 2 and 5; 0x130 executed bytes fit in one page.
   EXPECT_EQ(Stats, (PageStats{3, 1, 0x130, 1}));
   // 16 KiB pages: 0x1ff0..0x2200 and 0x5000 are both in page 0 and 1.
-  EXPECT_EQ(countTouchedPagesAt(Addresses, Sizes, executed(4, {0, 1, 3}),
-                                16384),
-            (PageStats{2, 1, 0x130, 0}));
+  EXPECT_EQ(
+      countTouchedPagesAt(Addresses, Sizes, executed(4, {0, 1, 3}), 16384),
+      (PageStats{2, 1, 0x130, 0}));
 }
 
 TEST(LayoutEvaluation, CallLocalityAtRealAddresses) {
   // 0 at 0 (size 100) calls 1 at 5000 and 2 at 80; 2 is unplaced once.
   std::vector<uint64_t> Sizes = {100, 10, 10};
   std::vector<Edge> Edges = {{0, 1, 3}, {0, 2, 5}};
-  CallLocality Near =
-      computeCallLocalityAt({0, 5000, 80}, Sizes, Edges);
+  CallLocality Near = computeCallLocalityAt({0, 5000, 80}, Sizes, Edges);
   // From byte 50: 2 is 30 bytes away, 1 is 4950 (within 2 MiB only).
   EXPECT_EQ(Near, (CallLocality{{64, 4096, 2 << 20}, {5, 5, 8}, 8, 0}));
   CallLocality Unplaced =

@@ -104,10 +104,9 @@ TEST(FunctionProfile, ClassifiesByTheModuleSummary) {
 
 TEST(FunctionProfile, NoSummaryMeansNoProfile) {
   Analyzed A;
-  ASSERT_NO_FATAL_FAILURE(
-      analyze("define void @f() !prof !0 { ret void }\n"
-              "!0 = !{!\"function_entry_count\", i64 7}\n",
-              A));
+  ASSERT_NO_FATAL_FAILURE(analyze("define void @f() !prof !0 { ret void }\n"
+                                  "!0 = !{!\"function_entry_count\", i64 7}\n",
+                                  A));
   EXPECT_EQ(A.Profile.SummaryKind, "none");
   ASSERT_EQ(A.Profile.Functions.size(), 1u);
   // The count is reported, but without a summary it cannot be classified.
@@ -127,7 +126,8 @@ TEST(FunctionProfile, RegistrationIsIdempotent) {
   // debug builds of LLVM, and registerPass returns false if already there.
   ModuleAnalysisManager MAM;
   PB.registerModuleAnalyses(MAM);
-  EXPECT_FALSE(MAM.registerPass([] { return kiln::FunctionProfileAnalysis(); }));
+  EXPECT_FALSE(
+      MAM.registerPass([] { return kiln::FunctionProfileAnalysis(); }));
 }
 
 TEST(FunctionProfile, TemperatureNames) {

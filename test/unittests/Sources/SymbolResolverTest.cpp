@@ -80,7 +80,8 @@ TEST(SymbolResolver, FallsBackToObjectNames) {
   // Mach-O and COFF objects carry no source file name without debug info.
   LinkerInputs In;
   In.Format = ObjectFormat::MachO;
-  In.Functions = {fn("_parse", "x/a.o", true), fn("_parse", "lib.a(b.o)", true)};
+  In.Functions = {fn("_parse", "x/a.o", true),
+                  fn("_parse", "lib.a(b.o)", true)};
   SymbolResolver R(In);
   EXPECT_EQ(R.resolve("a.c;parse").Function, 0u);
   EXPECT_EQ(R.resolve("b.c;parse").Function, 1u);

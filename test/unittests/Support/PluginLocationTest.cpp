@@ -69,11 +69,10 @@ TEST(PluginLocation, EnvironmentOverrides) {
 
 TEST(PluginLocation, MissingFileIsAnErrorNamingIt) {
   ScopedEnv Env(kiln::PluginPathEnvVar, "/nonexistent/KilnPlugin-22.so");
-  EXPECT_THAT_EXPECTED(
-      kiln::findPlugin("x", &AddressInTest),
-      FailedWithMessage(testing::AllOf(
-          testing::HasSubstr("/nonexistent/KilnPlugin-22.so"),
-          testing::HasSubstr("$KILN_PLUGIN"))));
+  EXPECT_THAT_EXPECTED(kiln::findPlugin("x", &AddressInTest),
+                       FailedWithMessage(testing::AllOf(
+                           testing::HasSubstr("/nonexistent/KilnPlugin-22.so"),
+                           testing::HasSubstr("$KILN_PLUGIN"))));
 }
 
 TEST(PluginLocation, DirectoryIsNotAPlugin) {
@@ -81,9 +80,9 @@ TEST(PluginLocation, DirectoryIsNotAPlugin) {
   ASSERT_FALSE(sys::fs::createUniqueDirectory("kiln-plugin-dir", Dir));
   {
     ScopedEnv Env(kiln::PluginPathEnvVar, Dir.c_str());
-    EXPECT_THAT_EXPECTED(kiln::findPlugin("x", &AddressInTest),
-                         FailedWithMessage(
-                             testing::HasSubstr("is not a regular file")));
+    EXPECT_THAT_EXPECTED(
+        kiln::findPlugin("x", &AddressInTest),
+        FailedWithMessage(testing::HasSubstr("is not a regular file")));
   }
   sys::fs::remove(Dir);
 }

@@ -1,4 +1,5 @@
-//===- kiln/Passes/FunctionProfile.h - Per-function profile view -*- C++ -*-===//
+//===- kiln/Passes/FunctionProfile.h - Per-function profile view -*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -47,7 +48,7 @@ llvm::StringRef getTemperatureName(ProfileTemperature T);
 
 /// The profile view of one defined function.
 struct FunctionProfileRecord {
-  std::string Name;                  ///< The IR (mangled) name.
+  std::string Name;                   ///< The IR (mangled) name.
   std::optional<uint64_t> EntryCount; ///< Absent when the profile has none.
   bool SyntheticCount = false;        ///< Entry count is synthetic, not real.
   ProfileTemperature Temperature = ProfileTemperature::NoProfile;

@@ -1,4 +1,5 @@
-//===- kiln/Passes/PassRegistry.h - Register Kiln with a PassBuilder -*- C++ -*-===//
+//===- kiln/Passes/PassRegistry.h - Register Kiln with a PassBuilder -*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

@@ -36,9 +36,9 @@ struct OrderCommandOptions {
   bool WriteEdgeList = false;
   PlanOptions Plan;
   bool SkipSharedNames = false;
-  std::string Output = "-";   ///< The ordering file ("-": stdout).
-  std::string ReportPath;     ///< JSON report, if non-empty.
-  std::string CommandLine;    ///< For the file header.
+  std::string Output = "-"; ///< The ordering file ("-": stdout).
+  std::string ReportPath;   ///< JSON report, if non-empty.
+  std::string CommandLine;  ///< For the file header.
 };
 
 /// Runs `kiln order`. \returns an error (naming the file) for unusable

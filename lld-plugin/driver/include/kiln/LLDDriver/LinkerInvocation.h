@@ -1,4 +1,5 @@
-//===- kiln/LLDDriver/LinkerInvocation.h - kiln-lld's lld command -*- C++ -*-===//
+//===- kiln/LLDDriver/LinkerInvocation.h - kiln-lld's lld command -*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -61,11 +62,9 @@ struct LinkerInvocation {
 /// `--load-pass-plugin=<PluginPath>` unless \p PluginPath is empty or the
 /// user already named the same file (\p IsSamePlugin decides, so tests need
 /// no file system). Everything else is passed through unchanged.
-LinkerInvocation
-buildLinkerInvocation(llvm::ArrayRef<const char *> Args,
-                      llvm::StringRef PluginPath,
-                      bool (*IsSamePlugin)(llvm::StringRef,
-                                           llvm::StringRef) = nullptr);
+LinkerInvocation buildLinkerInvocation(
+    llvm::ArrayRef<const char *> Args, llvm::StringRef PluginPath,
+    bool (*IsSamePlugin)(llvm::StringRef, llvm::StringRef) = nullptr);
 
 /// \returns true if any argument asks for a Kiln option (`-kiln-...` given
 /// through `-mllvm`, `--plugin-opt=`, `/mllvm:`), which needs the plugin.

@@ -140,11 +140,12 @@ PageStats countTouchedPagesAt(llvm::ArrayRef<uint64_t> Addresses,
 
 /// Like computeCallLocality, for nodes at given addresses (see
 /// countTouchedPagesAt).
-CallLocality computeCallLocalityAt(
-    llvm::ArrayRef<uint64_t> Addresses, llvm::ArrayRef<uint64_t> Sizes,
-    llvm::ArrayRef<Edge> Edges,
-    llvm::ArrayRef<uint64_t> Distances =
-        llvm::ArrayRef<uint64_t>(DefaultLocalityDistances));
+CallLocality
+computeCallLocalityAt(llvm::ArrayRef<uint64_t> Addresses,
+                      llvm::ArrayRef<uint64_t> Sizes,
+                      llvm::ArrayRef<Edge> Edges,
+                      llvm::ArrayRef<uint64_t> Distances =
+                          llvm::ArrayRef<uint64_t>(DefaultLocalityDistances));
 
 struct EvaluationConfig {
   /// Page size for PageStats, a power of two.

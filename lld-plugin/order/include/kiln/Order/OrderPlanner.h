@@ -1,4 +1,5 @@
-//===- kiln/Order/OrderPlanner.h - From profiles to a function order -*- C++ -*-===//
+//===- kiln/Order/OrderPlanner.h - From profiles to a function order -*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -69,9 +70,9 @@ struct PlanOptions {
 /// How one profile mapped onto the inputs.
 struct ProfileCoverage {
   std::string Path;
-  std::string Scenario;  ///< "startup" or "steady".
-  uint64_t Executed = 0; ///< Functions with a non-zero count.
-  uint64_t Bound = 0;    ///< ... bound to one input function.
+  std::string Scenario;        ///< "startup" or "steady".
+  uint64_t Executed = 0;       ///< Functions with a non-zero count.
+  uint64_t Bound = 0;          ///< ... bound to one input function.
   uint64_t ExecutedWeight = 0; ///< Their summed counts.
   uint64_t BoundWeight = 0;    ///< ... of those bound.
   /// Executed profile names left out, with the reason.

@@ -1,4 +1,5 @@
-//===- kiln/Sources/LinkerInputs.h - Functions and call graphs of objects -*- C++ -*-===//
+//===- kiln/Sources/LinkerInputs.h - Functions and call graphs of objects -*-
+//C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -38,13 +39,13 @@ llvm::StringRef getObjectFormatName(ObjectFormat Format);
 
 /// A function symbol defined in a linker input.
 struct InputFunction {
-  std::string Name;   ///< As in the symbol table (Mach-O '_', COFF decorated).
-  std::string Object; ///< `path` or `archive(member)`.
+  std::string Name;    ///< As in the symbol table (Mach-O '_', COFF decorated).
+  std::string Object;  ///< `path` or `archive(member)`.
   std::string Section; ///< Name of the section that holds it.
   /// The source file it was compiled from, when the object says (an ELF
   /// STT_FILE symbol before it); "" otherwise.
   std::string SourceFile;
-  uint64_t Size = 0;  ///< Bytes (ELF st_size; else up to the next symbol).
+  uint64_t Size = 0; ///< Bytes (ELF st_size; else up to the next symbol).
   /// The symbol's address: its virtual address in a linked binary, its
   /// offset in its section in a relocatable object.
   uint64_t Address = 0;

@@ -1,4 +1,5 @@
-//===- kiln/Sources/Profile.h - Read profiles for layout ---------*- C++ -*-===//
+//===- kiln/Sources/Profile.h - Read profiles for layout ---------*- C++
+//-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
