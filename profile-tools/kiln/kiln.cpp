@@ -28,7 +28,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -109,14 +108,9 @@ static Error callGraphMain() {
     if (Error E = kiln::readLinkerInput(Path, Inputs))
       return kiln::makeToolError(toString(std::move(E)));
   kiln::addToCallGraph(Inputs, Graph, All);
-  for (const std::string &Path : CallGraphEdgeLists) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-        MemoryBuffer::getFile(Path, /*IsText=*/true);
-    if (!Buffer)
-      return kiln::makeToolError(Buffer.getError().message(), Path);
-    if (Error E = kiln::readEdgeList((*Buffer)->getMemBufferRef(), Graph, All))
+  for (const std::string &Path : CallGraphEdgeLists)
+    if (Error E = kiln::readEdgeListFile(Path, Graph, All))
       return kiln::makeToolError(toString(std::move(E)));
-  }
   if (!CallGraphInputs.empty() && Inputs.NumInputsWithCallGraph == 0)
     WithColor::warning(errs(), ToolName)
         << "none of the " << Inputs.NumObjects

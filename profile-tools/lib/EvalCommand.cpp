@@ -198,18 +198,15 @@ Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,
     return makeToolError("is a relocatable object, whose functions have no "
                          "addresses yet",
                          Opts.Binary, "give the linked program or library");
-  std::vector<ScenarioSpec> Scenarios;
-  for (const std::string &Text : Opts.Scenarios) {
-    Expected<ScenarioSpec> Spec = parseScenarioSpec(Text);
-    if (!Spec)
-      return makeToolError(toString(Spec.takeError()), "--scenario");
-    Scenarios.push_back(std::move(*Spec));
-  }
+  Expected<std::vector<ScenarioSpec>> Scenarios =
+      parseScenarioSpecs(Opts.Scenarios);
+  if (!Scenarios)
+    return makeToolError(toString(Scenarios.takeError()), "--scenario");
   PlanOptions Plan;
   Plan.UseObjectCallGraph = false;
   Plan.EdgeLists = Opts.EdgeLists;
   Expected<ProfiledGraph> Profiled =
-      buildProfiledGraph(Inputs, Scenarios, Plan);
+      buildProfiledGraph(Inputs, *Scenarios, Plan);
   if (!Profiled)
     return makeToolError(toString(Profiled.takeError()));
   for (const ProfileCoverage &C : Profiled->Coverage)

@@ -199,20 +199,17 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
     if (Error E = addEdgeListFunctions(Opts.Plan.EdgeLists, Inputs))
       return makeToolError(toString(std::move(E)));
 
-  std::vector<ScenarioSpec> Scenarios;
-  for (const std::string &Text : Opts.Scenarios) {
-    Expected<ScenarioSpec> Spec = parseScenarioSpec(Text);
-    if (!Spec)
-      return makeToolError(toString(Spec.takeError()), "--scenario");
-    Scenarios.push_back(std::move(*Spec));
-  }
-  if (Scenarios.empty() && Opts.Plan.EdgeLists.empty() &&
+  Expected<std::vector<ScenarioSpec>> Scenarios =
+      parseScenarioSpecs(Opts.Scenarios);
+  if (!Scenarios)
+    return makeToolError(toString(Scenarios.takeError()), "--scenario");
+  if (Scenarios->empty() && Opts.Plan.EdgeLists.empty() &&
       Inputs.NumInputsWithCallGraph == 0)
     return makeToolError("nothing to order by: no profile, no edge list, and "
                          "no input has a call graph profile section",
                          "", "add --scenario=steady=<file.profdata>");
 
-  Expected<OrderPlan> Plan = planOrder(Inputs, Scenarios, Opts.Plan);
+  Expected<OrderPlan> Plan = planOrder(Inputs, *Scenarios, Opts.Plan);
   if (!Plan)
     return makeToolError(toString(Plan.takeError()));
 

@@ -18,7 +18,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
 using namespace kiln;
@@ -55,6 +54,18 @@ Expected<ScenarioSpec> kiln::parseScenarioSpec(StringRef Spec) {
     return Result;
   }
   Result.Path = Rest.str();
+  return Result;
+}
+
+Expected<std::vector<ScenarioSpec>>
+kiln::parseScenarioSpecs(ArrayRef<std::string> Specs) {
+  std::vector<ScenarioSpec> Result;
+  for (const std::string &Text : Specs) {
+    Expected<ScenarioSpec> Spec = parseScenarioSpec(Text);
+    if (!Spec)
+      return Spec.takeError();
+    Result.push_back(std::move(*Spec));
+  }
   return Result;
 }
 
@@ -140,18 +151,12 @@ public:
       return Error::success();
     ScenarioId S = Plan.Graph.addScenario("edges", ScenarioKind::SteadyState);
     for (const std::string &Path : Paths) {
-      ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-          MemoryBuffer::getFile(Path, /*IsText=*/true);
-      if (!Buffer)
-        return createStringError(Buffer.getError(), "%s: %s", Path.c_str(),
-                                 Buffer.getError().message().c_str());
       // Parse into a scratch graph: edge lists name linker symbols, which
       // are resolved like profile names (exact globals, unique statics).
       CallGraph Scratch;
       ScenarioId ScratchS =
           Scratch.addScenario("scratch", ScenarioKind::SteadyState);
-      if (Error E =
-              readEdgeList((*Buffer)->getMemBufferRef(), Scratch, ScratchS))
+      if (Error E = readEdgeListFile(Path, Scratch, ScratchS))
         return E;
       // Resolve each name once, not once per edge that names it.
       std::vector<std::optional<NodeId>> Resolved;

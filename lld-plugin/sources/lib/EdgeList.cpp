@@ -60,20 +60,24 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
   return Error::success();
 }
 
+Error kiln::readEdgeListFile(StringRef Path, layout::CallGraph &G,
+                             layout::ScenarioId S) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), "%s: %s", Path.str().c_str(),
+                             Buffer.getError().message().c_str());
+  return readEdgeList((*Buffer)->getMemBufferRef(), G, S);
+}
+
 Error kiln::addEdgeListFunctions(ArrayRef<std::string> Paths,
                                  LinkerInputs &Inputs) {
   layout::CallGraph Scratch;
   layout::ScenarioId S =
       Scratch.addScenario("scratch", layout::ScenarioKind::SteadyState);
-  for (const std::string &Path : Paths) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-        MemoryBuffer::getFile(Path, /*IsText=*/true);
-    if (!Buffer)
-      return createStringError(Buffer.getError(), "%s: %s", Path.c_str(),
-                               Buffer.getError().message().c_str());
-    if (Error E = readEdgeList((*Buffer)->getMemBufferRef(), Scratch, S))
+  for (const std::string &Path : Paths)
+    if (Error E = readEdgeListFile(Path, Scratch, S))
       return E;
-  }
   if (Inputs.Format == ObjectFormat::Unknown)
     Inputs.Format = ObjectFormat::ELF;
   for (const layout::Node &N : Scratch.getNodes()) {

@@ -76,6 +76,10 @@ public:
 private:
   Error readFunctions();
   void computeMissingSizes();
+  /// \returns the contents of the call-graph section \p Sec, whose size
+  /// must be a multiple of \p EntrySize, and counts the input as having one.
+  Expected<StringRef> readCallGraphSection(const SectionRef &Sec,
+                                           unsigned EntrySize);
   Error readELFCallGraph();
   Error readIndexedCallGraph(StringRef SectionName, StringRef Segment);
   Expected<InputCallEdge> makeEdge(const SymbolRef &From, const SymbolRef &To,
@@ -274,6 +278,20 @@ Expected<InputCallEdge> ObjectReader::makeEdge(const SymbolRef &From,
   return Edge;
 }
 
+Expected<StringRef> ObjectReader::readCallGraphSection(const SectionRef &Sec,
+                                                       unsigned EntrySize) {
+  ++Inputs.NumInputsWithCallGraph;
+  Expected<StringRef> Contents = Sec.getContents();
+  if (!Contents)
+    return inputError(Where, "cannot read the call graph profile: " +
+                                 toString(Contents.takeError()));
+  if (Contents->size() % EntrySize)
+    return inputError(Where, "call graph profile section size " +
+                                 Twine(Contents->size()) +
+                                 " is not a multiple of " + Twine(EntrySize));
+  return *Contents;
+}
+
 Error ObjectReader::readELFCallGraph() {
   std::optional<SectionRef> CGSection;
   for (const SectionRef &Sec : Obj.sections())
@@ -281,16 +299,9 @@ Error ObjectReader::readELFCallGraph() {
       CGSection = Sec;
   if (!CGSection)
     return Error::success();
-  ++Inputs.NumInputsWithCallGraph;
-
-  Expected<StringRef> Contents = CGSection->getContents();
+  Expected<StringRef> Contents = readCallGraphSection(*CGSection, 8);
   if (!Contents)
-    return inputError(Where, "cannot read the call graph profile: " +
-                                 toString(Contents.takeError()));
-  if (Contents->size() % 8)
-    return inputError(Where, "call graph profile section size " +
-                                 Twine(Contents->size()) +
-                                 " is not a multiple of 8");
+    return Contents.takeError();
   size_t NumEntries = Contents->size() / 8;
   std::vector<RelocationRef> Relocs;
   for (const SectionRef &Sec : Obj.sections()) {
@@ -358,15 +369,9 @@ Error ObjectReader::readIndexedCallGraph(StringRef SectionName,
   }
   if (!CGSection)
     return Error::success();
-  ++Inputs.NumInputsWithCallGraph;
-  Expected<StringRef> Contents = CGSection->getContents();
+  Expected<StringRef> Contents = readCallGraphSection(*CGSection, 16);
   if (!Contents)
-    return inputError(Where, "cannot read the call graph profile: " +
-                                 toString(Contents.takeError()));
-  if (Contents->size() % 16)
-    return inputError(Where, "call graph profile section size " +
-                                 Twine(Contents->size()) +
-                                 " is not a multiple of 16");
+    return Contents.takeError();
   for (size_t Offset = 0; Offset < Contents->size(); Offset += 16) {
     const char *Entry = Contents->data() + Offset;
     uint32_t From = support::endian::read32le(Entry);

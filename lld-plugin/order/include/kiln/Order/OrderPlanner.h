@@ -46,6 +46,10 @@ struct ScenarioSpec {
 /// (the `--scenario=` spelling of every kiln subcommand).
 llvm::Expected<ScenarioSpec> parseScenarioSpec(llvm::StringRef Spec);
 
+/// Parses each of \p Specs with parseScenarioSpec.
+llvm::Expected<std::vector<ScenarioSpec>>
+parseScenarioSpecs(llvm::ArrayRef<std::string> Specs);
+
 /// The layout algorithms `kiln order --algorithm=` offers.
 enum class OrderingAlgorithm {
   Kiln,         ///< The composite: startup, hot, warm (and cold) groups.

@@ -31,6 +31,11 @@ namespace kiln {
 llvm::Error readEdgeList(llvm::MemoryBufferRef Buffer, layout::CallGraph &G,
                          layout::ScenarioId S);
 
+/// Reads the edge list in the file at \p Path (see readEdgeList); an
+/// unreadable file is an error naming it.
+llvm::Error readEdgeListFile(llvm::StringRef Path, layout::CallGraph &G,
+                             layout::ScenarioId S);
+
 struct LinkerInputs;
 
 /// Makes \p Inputs name every function of the edge lists at \p Paths, as

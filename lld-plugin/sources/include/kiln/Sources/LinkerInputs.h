@@ -1,5 +1,5 @@
 //===- kiln/Sources/LinkerInputs.h - Functions and call graphs of objects -*-
-//C++ -*-===//
+// C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
