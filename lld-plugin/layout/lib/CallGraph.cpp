@@ -57,6 +57,7 @@ ScenarioId CallGraph::addScenario(StringRef Name, ScenarioKind Kind,
   S.Weight = Weight;
   Scenarios.push_back(std::move(S));
   EdgeIndex.emplace_back();
+  EdgeIndexValid.push_back(true);
   return ScenarioId(Scenarios.size() - 1);
 }
 
@@ -70,6 +71,14 @@ void CallGraph::addCount(ScenarioId S, NodeId Node, uint64_t Count) {
 
 void CallGraph::addEdge(ScenarioId S, NodeId Caller, NodeId Callee,
                         uint64_t Count) {
+  if (!EdgeIndexValid[S]) {
+    EdgeIndex[S].clear();
+    for (size_t I = 0; I < Scenarios[S].Edges.size(); ++I) {
+      const Edge &E = Scenarios[S].Edges[I];
+      EdgeIndex[S][{E.Caller, E.Callee}] = I;
+    }
+    EdgeIndexValid[S] = true;
+  }
   assert(Caller < Nodes.size() && Callee < Nodes.size() && "unknown node");
   auto [It, Inserted] =
       EdgeIndex[S].try_emplace({Caller, Callee}, Scenarios[S].Edges.size());
@@ -77,6 +86,29 @@ void CallGraph::addEdge(ScenarioId S, NodeId Caller, NodeId Callee,
     Scenarios[S].Edges.push_back(Edge{Caller, Callee, Count});
   else
     Scenarios[S].Edges[It->second].Count += Count;
+}
+
+void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
+  std::vector<Edge> &Edges = Scenarios[S].Edges;
+  Edges.insert(Edges.end(), NewEdges.begin(), NewEdges.end());
+  // Sorting the edges themselves (no index, no hashing) keeps this fast for
+  // millions of edges; duplicate pairs are then adjacent and merge.
+  llvm::sort(Edges, [](const Edge &A, const Edge &B) {
+    return std::tie(A.Caller, A.Callee) < std::tie(B.Caller, B.Callee);
+  });
+  size_t Out = 0;
+  for (size_t I = 0; I < Edges.size(); ++I) {
+    assert(Edges[I].Caller < Nodes.size() && Edges[I].Callee < Nodes.size() &&
+           "unknown node");
+    if (Out && Edges[Out - 1].Caller == Edges[I].Caller &&
+        Edges[Out - 1].Callee == Edges[I].Callee) {
+      Edges[Out - 1].Count += Edges[I].Count;
+      continue;
+    }
+    Edges[Out++] = Edges[I];
+  }
+  Edges.resize(Out);
+  EdgeIndexValid[S] = false;
 }
 
 void CallGraph::addTrace(ScenarioId S, Trace T) {

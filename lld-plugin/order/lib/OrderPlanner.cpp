@@ -163,14 +163,18 @@ public:
       Resolved.reserve(Scratch.getNumNodes());
       for (const Node &N : Scratch.getNodes())
         Resolved.push_back(resolve(N.Name, nullptr));
+      std::vector<Edge> Edges;
       for (const Edge &E : Scratch.getScenario(ScratchS).Edges) {
         std::optional<NodeId> Caller = Resolved[E.Caller];
         std::optional<NodeId> Callee = Resolved[E.Callee];
         if (!Caller || !Callee)
           continue;
-        Plan.Graph.addEdge(S, *Caller, *Callee, E.Count);
-        Plan.Graph.addCount(S, *Callee, E.Count);
+        Edges.push_back({*Caller, *Callee, E.Count});
       }
+      Plan.Graph.addEdges(S, Edges);
+      for (NodeId N = 0; N < Scratch.getNumNodes(); ++N)
+        if (Resolved[N])
+          Plan.Graph.addCount(S, *Resolved[N], Scratch.getCount(ScratchS, N));
     }
     return Error::success();
   }

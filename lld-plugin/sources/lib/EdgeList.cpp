@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include "kiln/Sources/LinkerInputs.h"
@@ -18,17 +20,24 @@ using namespace llvm;
 using namespace kiln;
 
 namespace {
-struct ParsedEdge {
-  StringRef Caller;
-  StringRef Callee;
-  uint64_t Count;
+/// An edge list parsed into interned names and id pairs.
+struct ParsedEdgeList {
+  std::vector<StringRef> Names;    ///< In order of first appearance.
+  std::vector<layout::Edge> Edges; ///< Ids index Names.
 };
 } // namespace
 
-Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
-                         layout::ScenarioId S) {
-  // Parse everything first so that a bad line leaves the graph untouched.
-  std::vector<ParsedEdge> Edges;
+/// Parses \p Buffer; the names point into it.
+static Expected<ParsedEdgeList> parseEdgeList(MemoryBufferRef Buffer) {
+  ParsedEdgeList Result;
+  StringMap<uint32_t> Ids;
+  // Names keep pointing into the buffer (the map's keys are copies).
+  auto Intern = [&](StringRef Name) {
+    auto [It, Inserted] = Ids.try_emplace(Name, Result.Names.size());
+    if (Inserted)
+      Result.Names.push_back(Name);
+    return It->second;
+  };
   StringRef Rest = Buffer.getBuffer();
   for (unsigned LineNo = 1; !Rest.empty(); ++LineNo) {
     StringRef Line;
@@ -49,14 +58,34 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
                                "%s:%u: count '%s' is not an unsigned integer",
                                Buffer.getBufferIdentifier().str().c_str(),
                                LineNo, Fields[2].str().c_str());
-    Edges.push_back({Fields[0], Fields[1], Count});
+    uint32_t Caller = Intern(Fields[0]);
+    uint32_t Callee = Intern(Fields[1]);
+    Result.Edges.push_back({Caller, Callee, Count});
   }
-  for (const ParsedEdge &E : Edges) {
-    layout::NodeId Caller = G.getOrAddNode(E.Caller);
-    layout::NodeId Callee = G.getOrAddNode(E.Callee);
-    G.addEdge(S, Caller, Callee, E.Count);
-    G.addCount(S, Callee, E.Count);
+  return Result;
+}
+
+Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
+                         layout::ScenarioId S) {
+  // Parse everything first so that a bad line leaves the graph untouched.
+  Expected<ParsedEdgeList> Parsed = parseEdgeList(Buffer);
+  if (!Parsed)
+    return Parsed.takeError();
+  std::vector<layout::NodeId> NodeOf;
+  NodeOf.reserve(Parsed->Names.size());
+  for (StringRef Name : Parsed->Names)
+    NodeOf.push_back(G.getOrAddNode(Name));
+  std::vector<uint64_t> CalleeCounts(Parsed->Names.size(), 0);
+  for (layout::Edge &E : Parsed->Edges) {
+    CalleeCounts[E.Callee] += E.Count;
+    E.Caller = NodeOf[E.Caller];
+    E.Callee = NodeOf[E.Callee];
   }
+  G.addEdges(S, Parsed->Edges);
+  // A callee's count is also its execution count.
+  for (size_t I = 0; I < NodeOf.size(); ++I)
+    if (CalleeCounts[I])
+      G.addCount(S, NodeOf[I], CalleeCounts[I]);
   return Error::success();
 }
 
@@ -72,20 +101,28 @@ Error kiln::readEdgeListFile(StringRef Path, layout::CallGraph &G,
 
 Error kiln::addEdgeListFunctions(ArrayRef<std::string> Paths,
                                  LinkerInputs &Inputs) {
-  layout::CallGraph Scratch;
-  layout::ScenarioId S =
-      Scratch.addScenario("scratch", layout::ScenarioKind::SteadyState);
-  for (const std::string &Path : Paths)
-    if (Error E = readEdgeListFile(Path, Scratch, S))
-      return E;
+  StringSet<> Seen;
   if (Inputs.Format == ObjectFormat::Unknown)
     Inputs.Format = ObjectFormat::ELF;
-  for (const layout::Node &N : Scratch.getNodes()) {
-    InputFunction F;
-    F.Name = N.Name;
-    F.Object = "<edge list>";
-    F.HasOwnSection = true;
-    Inputs.Functions.push_back(std::move(F));
+  for (const std::string &Path : Paths) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buffer)
+      return createStringError(Buffer.getError(), "%s: %s", Path.c_str(),
+                               Buffer.getError().message().c_str());
+    Expected<ParsedEdgeList> Parsed =
+        parseEdgeList((*Buffer)->getMemBufferRef());
+    if (!Parsed)
+      return Parsed.takeError();
+    for (StringRef Name : Parsed->Names) {
+      if (!Seen.insert(Name).second)
+        continue;
+      InputFunction F;
+      F.Name = Name.str();
+      F.Object = "<edge list>";
+      F.HasOwnSection = true;
+      Inputs.Functions.push_back(std::move(F));
+    }
   }
   return Error::success();
 }

@@ -79,7 +79,8 @@ struct Scenario {
   /// Execution count of each node (entry count or samples), indexed by
   /// NodeId; nodes added after the scenario read as 0.
   std::vector<uint64_t> Counts;
-  /// Call edges, one per (caller, callee) pair, counts summed.
+  /// Call edges, one per (caller, callee) pair, counts summed; in insertion
+  /// order, or sorted by (caller, callee) after CallGraph::addEdges.
   std::vector<Edge> Edges;
   /// Temporal traces, in the order they were added.
   std::vector<Trace> Traces;
@@ -113,6 +114,10 @@ public:
   /// (one edge per pair; self-calls are kept: they matter to no layout but
   /// are part of the profile).
   void addEdge(ScenarioId S, NodeId Caller, NodeId Callee, uint64_t Count);
+  /// Adds many edges at once, with addEdge's meaning, in O(E log E) without
+  /// per-edge hashing: the way to load millions of edges. The scenario's
+  /// edges are left sorted by (caller, callee).
+  void addEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges);
   /// Appends a temporal trace to scenario \p S.
   void addTrace(ScenarioId S, Trace T);
 
@@ -140,8 +145,11 @@ private:
   std::vector<Node> Nodes;
   llvm::StringMap<NodeId> NodeByName;
   std::vector<Scenario> Scenarios;
-  /// Per scenario: (caller, callee) -> index into Scenario::Edges.
+  /// Per scenario: (caller, callee) -> index into Scenario::Edges. Built on
+  /// the first addEdge after a bulk addEdges, which does not keep it.
   std::vector<llvm::DenseMap<std::pair<NodeId, NodeId>, size_t>> EdgeIndex;
+  /// Per scenario: EdgeIndex indexes every edge.
+  std::vector<bool> EdgeIndexValid;
 };
 
 /// \returns \p Edges without self-calls and zero counts, one edge per
