@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/CallGraph.h"
+#include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
 #include "kiln/Support/PluginLocation.h"
@@ -77,6 +78,14 @@ static cl::list<std::string>
                        cl::desc("an lld call-graph edge list ('caller callee "
                                 "count' lines); may be repeated"),
                        cl::cat(KilnCategory));
+static cl::list<std::string> CallGraphScenarios(
+    "scenario", cl::sub(CallGraphCmd), cl::value_desc("kind=profile[:weight]"),
+    cl::desc("a scenario's profile (instrumented or sample), whose calls "
+             "are added; may be repeated"),
+    cl::cat(KilnCategory));
+static cl::list<std::string> CallGraphProfiles(
+    "profile", cl::sub(CallGraphCmd), cl::value_desc("profile"),
+    cl::desc("same as --scenario=steady=<profile>"), cl::cat(KilnCategory));
 static cl::opt<uint64_t>
     CallGraphTop("top", cl::sub(CallGraphCmd), cl::init(0), cl::value_desc("N"),
                  cl::desc("print only the N heaviest edges (default: all)"),
@@ -100,23 +109,42 @@ static Error callGraphMain() {
     return kiln::makeToolError("no input", "",
                                "give objects or archives built with a "
                                "profile, or --edges=<file>");
-  kiln::layout::CallGraph Graph;
-  kiln::layout::ScenarioId All =
-      Graph.addScenario("all", kiln::layout::ScenarioKind::SteadyState);
   kiln::LinkerInputs Inputs;
   for (const std::string &Path : CallGraphInputs)
     if (Error E = kiln::readLinkerInput(Path, Inputs))
       return kiln::makeToolError(toString(std::move(E)));
-  kiln::addToCallGraph(Inputs, Graph, All);
-  for (const std::string &Path : CallGraphEdgeLists)
-    if (Error E = kiln::readEdgeListFile(Path, Graph, All))
+  // Without objects, an edge list's names are the functions.
+  if (CallGraphInputs.empty())
+    if (Error E = kiln::addEdgeListFunctions(CallGraphEdgeLists, Inputs))
       return kiln::makeToolError(toString(std::move(E)));
-  if (!CallGraphInputs.empty() && Inputs.NumInputsWithCallGraph == 0)
+  if (!CallGraphInputs.empty() && Inputs.NumInputsWithCallGraph == 0 &&
+      CallGraphScenarios.empty() && CallGraphProfiles.empty())
     WithColor::warning(errs(), ToolName)
         << "none of the " << Inputs.NumObjects
         << " object(s) has a call graph profile section; compile with "
            "-fprofile-use= (LLVM's CGProfile pass records it, except in "
            "ThinLTO pre-link compiles)\n";
+
+  std::vector<std::string> Specs(CallGraphScenarios.begin(),
+                                 CallGraphScenarios.end());
+  for (const std::string &Profile : CallGraphProfiles)
+    Specs.push_back("steady=" + Profile);
+  Expected<std::vector<kiln::ScenarioSpec>> Scenarios =
+      kiln::parseScenarioSpecs(Specs);
+  if (!Scenarios)
+    return kiln::makeToolError(toString(Scenarios.takeError()), "--scenario");
+  kiln::PlanOptions Plan;
+  Plan.EdgeLists.assign(CallGraphEdgeLists.begin(), CallGraphEdgeLists.end());
+  Expected<kiln::ProfiledGraph> Profiled =
+      kiln::buildProfiledGraph(Inputs, *Scenarios, Plan);
+  if (!Profiled)
+    return kiln::makeToolError(toString(Profiled.takeError()));
+  for (const kiln::ProfileCoverage &C : Profiled->Coverage)
+    if (!C.Unbound.empty())
+      WithColor::warning(errs(), ToolName)
+          << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
+          << " executed functions are not bound to one function of the "
+             "inputs; their calls are not shown\n";
 
   kiln::CallGraphDumpOptions Opts;
   Opts.Format = CallGraphFormat;
@@ -124,7 +152,7 @@ static Error callGraphMain() {
   Opts.MinCount = CallGraphMinCount;
   Opts.Demangle = !CallGraphNoDemangle;
   Opts.StripLeadingUnderscore = Inputs.Format == kiln::ObjectFormat::MachO;
-  kiln::dumpCallGraph(Graph, Opts, outs());
+  kiln::dumpCallGraph(Profiled->Graph, Opts, outs());
   return Error::success();
 }
 
