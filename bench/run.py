@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lib import pages  # noqa: E402
+from lib import pages, programs  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -235,25 +235,35 @@ CONFIGS += [
 def kiln_order_prepare(ctx: "PrepareContext") -> list[str]:
     """Kiln's function order for a ThinLTO build.
 
-    The objects are bitcode, so Kiln orders from the linked program instead:
-    a preliminary link (ThinLTO is deterministic, so the final link produces
-    the same functions under the same names), then `kiln order` with the
-    startup and steady-state profiles as separate scenarios, then the final
-    link with the ordering file (which also turns lld's own sort off).
+    The objects are bitcode, so Kiln orders from what the ThinLTO backends
+    produce: a preliminary link keeps their native objects
+    (--lto-obj-path), whose call-graph sections hold the call graph after
+    inlining and whose symbols are the final program's (ThinLTO is
+    deterministic, so the final link produces the same functions under the
+    same names). `kiln order` then takes the startup and steady-state
+    profiles as separate scenarios, and the final link uses its ordering
+    file (which also turns lld's own sort off).
     """
     kiln = ctx.harness.tools.kiln
     if not kiln:
         raise StepError("[%s] Kiln's `kiln` tool not found in --kiln-bin=%s; "
                         "build Kiln first" % (ctx.config.name, ctx.harness.args.kiln_bin))
     profiles = ctx.scenario_profiles
-    (ctx.dir / "prelink").mkdir(parents=True, exist_ok=True)
-    prelink = ctx.link(ctx.dir / "prelink" / EXE_NAME)
+    prelink_dir = ctx.dir / "prelink"
+    if prelink_dir.exists():
+        shutil.rmtree(prelink_dir)
+    prelink_dir.mkdir(parents=True)
+    ctx.link(prelink_dir / ctx.app.exe_name,
+             ["-Wl,--lto-obj-path=%s" % (prelink_dir / "lto.o")])
+    lto_objects = sorted(str(p) for p in prelink_dir.glob("lto.o*"))
+    if not lto_objects:
+        raise StepError("[%s] the preliminary link kept no LTO objects" % ctx.config.name)
     order = ctx.dir / "kiln.order"
     ctx.run([kiln, "order",
              "--scenario=startup=%s" % profiles["startup"],
              "--scenario=steady=%s" % profiles["steady"],
              "--report=%s" % (ctx.dir / "kiln-order.json"),
-             "-o", str(order), str(prelink)], "kiln-order")
+             "-o", str(order)] + lto_objects, "kiln-order")
     return ["-Wl,--symbol-ordering-file=%s" % order]
 
 
@@ -370,11 +380,23 @@ class Tools:
 
 @dataclass
 class App:
-    """The generated sample application."""
+    """The program under benchmark: the generated sample application, or a
+    real program from bench/lib/programs.py."""
 
     dir: Path
     sources: list[str]       # relative to dir
     manifest: dict
+    name: str = "kiln-sample"
+    exe_name: str = EXE_NAME
+    cflags: list[str] = field(default_factory=list)   # -I/-D for every TU
+    # Program arguments of the "startup" and "steady" scenarios.
+    scenarios: dict[str, list[str]] = field(default_factory=dict)
+    # Files the scenarios read, written into every run directory.
+    inputs: dict[str, bytes] = field(default_factory=dict)
+
+    def write_inputs(self, run_dir: Path) -> None:
+        for name, data in self.inputs.items():
+            (run_dir / name).write_bytes(data)
 
 
 @dataclass
@@ -452,8 +474,26 @@ class Harness:
                 shutil.rmtree(child)
 
     def steady_args(self) -> list[str]:
+        if self.app is not None and self.app.scenarios:
+            return list(self.app.scenarios["steady"])
         extra = ["--iterations", str(self.args.iterations)] if self.args.iterations else []
         return ["steady"] + extra
+
+    def startup_args(self) -> list[str]:
+        if self.app is not None and self.app.scenarios:
+            return list(self.app.scenarios["startup"])
+        return ["startup"]
+
+    def fetch_program(self, name: str) -> App:
+        """A real program's sources, fetched from Debian (bench/lib/programs.py)."""
+        try:
+            spec = programs.PROGRAMS[name](self.work, log)
+        except programs.FetchError as e:
+            raise StepError("cannot fetch %s: %s" % (name, e))
+        log("%s: %d translation units from %s" % (name, len(spec["sources"]), spec["dir"]))
+        return App(spec["dir"], spec["sources"], {}, name=spec["name"],
+                   exe_name=spec["exe_name"], cflags=spec["cflags"],
+                   scenarios=spec["scenarios"], inputs=spec["inputs"])
 
     def generate(self) -> App:
         out = self.work / "app"
@@ -477,7 +517,9 @@ class Harness:
         manifest_path = out / "manifest.json"
         manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
         log("sample app: %d translation units (%.1fs)" % (len(sources), time.monotonic() - t0))
-        return App(out, sources, manifest)
+        app = App(out, sources, manifest, cflags=["-I", str(out / "src")])
+        app.scenarios = {"startup": ["startup"], "steady": self.steady_args()}
+        return app
 
     # ---------------------------------------------------------------- build
 
@@ -496,7 +538,7 @@ class Harness:
         """
         app = self.app
         assert app is not None
-        build = Build(build_dir, build_dir / EXE_NAME)
+        build = Build(build_dir, build_dir / app.exe_name)
         key = tuple(cflags)
         if key in self.compiled:
             shared = self.compiled[key]
@@ -512,7 +554,7 @@ class Harness:
             obj = obj_dir / (src + ".o")
             obj.parent.mkdir(parents=True, exist_ok=True)
             cmd = ([getattr(self.tools, driver_attr)] + lang_flags +
-                   ["-I", str(app.dir / "src")] + cflags +
+                   app.cflags + cflags +
                    ["-c", str(app.dir / src), "-o", str(obj)])
             jobs.append((src, obj, cmd))
         log("[%s] compiling %d TUs (-j%d): %s" % (label, len(jobs), self.jobs, shlex.join(cflags)))
@@ -577,13 +619,15 @@ class Harness:
         t0 = time.monotonic()
         raws = []
         for scenario in tr.scenarios:
-            args = self.steady_args() if scenario == ("steady",) else list(scenario)
+            args = (self.steady_args() if scenario == ("steady",) else
+                    self.startup_args() if scenario == ("startup",) else list(scenario))
+            self.app.write_inputs(tdir)
             tag = "-".join(scenario)
             # One raw profile per run: LLVM_PROFILE_FILE overrides the
             # -fprofile-generate directory; %m keeps modules apart.
             env = run_env({"LLVM_PROFILE_FILE": str(profdir / (tag + "-%m.profraw"))})
-            log("[%s] training run: %s %s" % (label, EXE_NAME, shlex.join(args)))
-            proc = run_cmd(["./" + EXE_NAME] + args, tdir / "logs" / ("run-%s.log" % tag),
+            log("[%s] training run: %s %s" % (label, self.app.exe_name, shlex.join(args)))
+            proc = run_cmd(["./" + self.app.exe_name] + args, tdir / "logs" / ("run-%s.log" % tag),
                            "[%s] training run %s" % (label, tag), cwd=tdir, env=env)
             self.check_output(label, scenario[0], proc.stdout, tdir)
             new = sorted(profdir.glob(tag + "-*.profraw"))
@@ -660,15 +704,16 @@ class Harness:
         process's initial stack, and its length changes the instruction
         count of the dynamic loader by a few instructions.
         """
-        d, exe = build.dir, "./" + EXE_NAME
+        d, exe = build.dir, "./" + self.app.exe_name
         stage = self.work / "run"
         if stage.exists():
             shutil.rmtree(stage)
         stage.mkdir(parents=True)
-        staged = stage / EXE_NAME
+        staged = stage / self.app.exe_name
+        self.app.write_inputs(stage)
         shutil.copy2(build.exe, staged)
         env = run_env()
-        scenarios = {"startup": ["startup"], "steady": self.steady_args()}
+        scenarios = {"startup": self.startup_args(), "steady": self.steady_args()}
         outputs = {}
         t0 = time.monotonic()
         for mode, args in scenarios.items():
@@ -952,6 +997,10 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap.add_argument("--work-dir", default=str(DEFAULT_WORK_DIR),
                     help="build/profile/results directory (default: %(default)s); its app/, "
                          "train-*/ and configs/ subdirectories are rebuilt on every run")
+    ap.add_argument("--program", choices=["sample"] + sorted(programs.PROGRAMS),
+                    default="sample",
+                    help="the generated sample application (default), or a real "
+                         "program fetched from Debian's source packages")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default",
                     help="tiny = --functions 300 --tus 8 (smoke run); default = generator defaults")
     ap.add_argument("--seed", type=int, default=None, help="generator seed (default: generator's)")
@@ -1012,7 +1061,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     results: list[dict] = []
     fatal = None
     try:
-        harness.app = harness.generate()
+        harness.app = (harness.generate() if args.program == "sample"
+                       else harness.fetch_program(args.program))
     except StepError as e:
         fatal = str(e)
 
@@ -1046,9 +1096,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     add_ratios(results)
     elapsed = time.monotonic() - start
     note_lines = notes(results, harness) if harness.app else ["ERROR: %s" % fatal]
-    header = "Kiln benchmark: sample-size=%s seed=%s steady=`%s`; %s" % (
-        args.sample_size, "default" if args.seed is None else args.seed,
-        shlex.join([EXE_NAME] + harness.steady_args()), tools.version())
+    if args.program == "sample":
+        what = "sample-size=%s seed=%s" % (
+            args.sample_size, "default" if args.seed is None else args.seed)
+    else:
+        what = "program=%s (Debian source)" % args.program
+    exe_name = harness.app.exe_name if harness.app else EXE_NAME
+    header = "Kiln benchmark: %s steady=`%s`; %s" % (
+        what, shlex.join([exe_name] + harness.steady_args()), tools.version())
     table = text_table(results)
     print(header)
     print()

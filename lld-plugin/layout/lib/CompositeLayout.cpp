@@ -363,13 +363,29 @@ CompositeBuilder::partitionTraces(ArrayRef<TraceRef> Traces,
 
 std::vector<NodeId> CompositeBuilder::orderStartup(ArrayRef<NodeId> Members,
                                                    GroupSummary &Summary) {
-  std::vector<TraceRef> Traces;
+  // Traces restricted to the group: a traced node may belong to another
+  // group (startup code that is hot in the steady state).
+  BitVector IsMember(G.getNumNodes());
+  for (NodeId N : Members)
+    IsMember.set(N);
+  std::vector<std::vector<NodeId>> Kept;
+  std::vector<double> Weights;
   for (ScenarioId Id : Startup.Scenarios) {
     const Scenario &Sc = G.getScenario(Id);
-    for (const Trace &T : Sc.Traces)
-      if (!T.Nodes.empty())
-        Traces.push_back(TraceRef{T.Nodes, double(T.Weight) * Sc.Weight});
+    for (const Trace &T : Sc.Traces) {
+      std::vector<NodeId> Nodes;
+      for (NodeId N : T.Nodes)
+        if (IsMember.test(N))
+          Nodes.push_back(N);
+      if (Nodes.empty())
+        continue;
+      Kept.push_back(std::move(Nodes));
+      Weights.push_back(double(T.Weight) * Sc.Weight);
+    }
   }
+  std::vector<TraceRef> Traces;
+  for (size_t I = 0; I < Kept.size(); ++I)
+    Traces.push_back(TraceRef{Kept[I], Weights[I]});
   if (Traces.empty())
     return orderGroup(Members, Startup, Config.StartupAlgorithm, Summary);
   std::vector<NodeId> Order = partitionTraces(Traces, Summary);
@@ -413,8 +429,17 @@ CompositeLayout CompositeBuilder::run() {
   Result.HotThreshold = computeHotThreshold(SteadyHeat, Config.HotCutoff);
 
   std::vector<NodeId> StartupNodes, HotNodes, WarmNodes, ColdNodes;
+  auto IsSteadyHot = [&](NodeId N) {
+    return Steady.Executed.test(N) && Result.HotThreshold > 0 &&
+           Steady.Heat[N] >= Result.HotThreshold;
+  };
   for (NodeId N = 0; N < G.getNumNodes(); ++N) {
-    if (Startup.Executed.test(N))
+    // Code that startup runs but that is also the steady state's hot code
+    // is ordered with the hot code, for the cache: the hot group follows
+    // the startup group, so startup still runs through one contiguous
+    // range.
+    if (Startup.Executed.test(N) &&
+        !(Config.HotStartupCodeGoesHot && IsSteadyHot(N)))
       StartupNodes.push_back(N);
     else if (!Steady.Executed.test(N))
       ColdNodes.push_back(N);

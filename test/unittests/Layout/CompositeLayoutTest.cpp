@@ -338,4 +338,31 @@ TEST(CompositeLayout, IndependentOfEdgeInsertionOrder) {
   }
 }
 
+TEST(CompositeLayout, HotStartupCodeGoesWithTheHotCode) {
+  // Startup runs main, init and parse; the steady state runs parse (hot) and
+  // loop (hot). parse is the steady state's hot code: it is ordered with the
+  // hot group, which follows the startup group, unless asked otherwise.
+  CallGraph G;
+  NodeId Main = G.getOrAddNode("main", 100);
+  NodeId Init = G.getOrAddNode("init", 100);
+  NodeId Parse = G.getOrAddNode("parse", 100);
+  NodeId Loop = G.getOrAddNode("loop", 100);
+  ScenarioId S = G.addScenario("launch", ScenarioKind::Startup);
+  G.addTrace(S, Trace{{Main, Parse, Init}, 1});
+  ScenarioId W = G.addScenario("serve", ScenarioKind::SteadyState);
+  G.addCount(W, Parse, 1000);
+  G.addCount(W, Loop, 1000);
+  G.addEdge(W, Loop, Parse, 1000);
+
+  CompositeLayout L = computeCompositeLayout(G);
+  EXPECT_THAT(L.Order,
+              ElementsAre(startup(Main), startup(Init), hot(Loop), hot(Parse)));
+
+  CompositeLayoutConfig Config;
+  Config.HotStartupCodeGoesHot = false;
+  EXPECT_THAT(
+      computeCompositeLayout(G, Config).Order,
+      ElementsAre(startup(Main), startup(Parse), startup(Init), hot(Loop)));
+}
+
 } // namespace

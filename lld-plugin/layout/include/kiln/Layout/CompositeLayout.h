@@ -112,6 +112,10 @@ struct CompositeLayoutConfig {
   /// executed; the others follow in first-execution order (partitioning
   /// takes about 2 s for 200,000 nodes and 11 s for 1,000,000).
   uint64_t MaxPartitioningNodes = 100000;
+  /// A startup node that is hot in the steady state goes to the hot group
+  /// (ordered for locality, right after the startup group) instead of the
+  /// startup group.
+  bool HotStartupCodeGoesHot = true;
   /// Place never-executed nodes last, or leave them out of the order.
   bool PlaceColdNodes = false;
   /// Replace C3.MaxClusterSize and CDSort.CacheSize by PageSize.
