@@ -113,10 +113,15 @@ static Error callGraphMain() {
   for (const std::string &Path : CallGraphInputs)
     if (Error E = kiln::readLinkerInput(Path, Inputs))
       return kiln::makeToolError(toString(std::move(E)));
+  kiln::PlanOptions Plan;
+  Expected<std::vector<std::shared_ptr<const kiln::EdgeListData>>> Lists =
+      kiln::loadEdgeLists(CallGraphEdgeLists);
+  if (!Lists)
+    return kiln::makeToolError(toString(Lists.takeError()));
+  Plan.EdgeLists = std::move(*Lists);
   // Without objects, an edge list's names are the functions.
   if (CallGraphInputs.empty())
-    if (Error E = kiln::addEdgeListFunctions(CallGraphEdgeLists, Inputs))
-      return kiln::makeToolError(toString(std::move(E)));
+    kiln::addEdgeListFunctions(Plan.EdgeLists, Inputs);
   if (!CallGraphInputs.empty() && Inputs.NumInputsWithCallGraph == 0 &&
       CallGraphScenarios.empty() && CallGraphProfiles.empty())
     WithColor::warning(errs(), ToolName)
@@ -133,8 +138,6 @@ static Error callGraphMain() {
       kiln::parseScenarioSpecs(Specs);
   if (!Scenarios)
     return kiln::makeToolError(toString(Scenarios.takeError()), "--scenario");
-  kiln::PlanOptions Plan;
-  Plan.EdgeLists.assign(CallGraphEdgeLists.begin(), CallGraphEdgeLists.end());
   Expected<kiln::ProfiledGraph> Profiled =
       kiln::buildProfiledGraph(Inputs, *Scenarios, Plan);
   if (!Profiled)
@@ -246,7 +249,7 @@ static Error orderMain(int Argc, const char **Argv) {
   Opts.Scenarios.assign(OrderScenarios.begin(), OrderScenarios.end());
   for (const std::string &Profile : OrderProfiles)
     Opts.Scenarios.push_back("steady=" + Profile);
-  Opts.Plan.EdgeLists.assign(OrderEdgeLists.begin(), OrderEdgeLists.end());
+  Opts.EdgeLists.assign(OrderEdgeLists.begin(), OrderEdgeLists.end());
   Opts.Plan.Algorithm = OrderAlgorithm;
   Opts.Plan.UseObjectCallGraph = !OrderNoObjectCallGraph;
   Opts.Plan.Composite.PlaceColdNodes = OrderColdLast;

@@ -204,7 +204,11 @@ Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,
     return makeToolError(toString(Scenarios.takeError()), "--scenario");
   PlanOptions Plan;
   Plan.UseObjectCallGraph = false;
-  Plan.EdgeLists = Opts.EdgeLists;
+  Expected<std::vector<std::shared_ptr<const EdgeListData>>> Lists =
+      loadEdgeLists(Opts.EdgeLists);
+  if (!Lists)
+    return makeToolError(toString(Lists.takeError()));
+  Plan.EdgeLists = std::move(*Lists);
   Expected<ProfiledGraph> Profiled =
       buildProfiledGraph(Inputs, *Scenarios, Plan);
   if (!Profiled)

@@ -185,7 +185,7 @@ static Error writeJSONReport(const OrderCommandOptions &Opts,
 
 Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
                             raw_ostream &Diag) {
-  if (Opts.Inputs.empty() && Opts.Plan.EdgeLists.empty())
+  if (Opts.Inputs.empty() && Opts.EdgeLists.empty())
     return makeToolError("no input", "",
                          "give the objects and archives of the link (or the "
                          "linked binary) and --scenario=<kind>=<profile>");
@@ -193,25 +193,30 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
   for (const std::string &Path : Opts.Inputs)
     if (Error E = readLinkerInput(Path, Inputs))
       return makeToolError(toString(std::move(E)));
+  PlanOptions Plan = Opts.Plan;
+  Expected<std::vector<std::shared_ptr<const EdgeListData>>> Lists =
+      loadEdgeLists(Opts.EdgeLists);
+  if (!Lists)
+    return makeToolError(toString(Lists.takeError()));
+  Plan.EdgeLists = std::move(*Lists);
   // Without the link's inputs, an edge list's names are the functions
   // (sizes unknown): ordering from lld's own format alone.
   if (Opts.Inputs.empty())
-    if (Error E = addEdgeListFunctions(Opts.Plan.EdgeLists, Inputs))
-      return makeToolError(toString(std::move(E)));
+    addEdgeListFunctions(Plan.EdgeLists, Inputs);
 
   Expected<std::vector<ScenarioSpec>> Scenarios =
       parseScenarioSpecs(Opts.Scenarios);
   if (!Scenarios)
     return makeToolError(toString(Scenarios.takeError()), "--scenario");
-  if (Scenarios->empty() && Opts.Plan.EdgeLists.empty() &&
+  if (Scenarios->empty() && Plan.EdgeLists.empty() &&
       Inputs.NumInputsWithCallGraph == 0)
     return makeToolError("nothing to order by: no profile, no edge list, and "
                          "no input has a call graph profile section",
                          "", "add --scenario=steady=<file.profdata>");
 
-  Expected<OrderPlan> Plan = planOrder(Inputs, *Scenarios, Opts.Plan);
-  if (!Plan)
-    return makeToolError(toString(Plan.takeError()));
+  Expected<OrderPlan> Planned = planOrder(Inputs, *Scenarios, Plan);
+  if (!Planned)
+    return makeToolError(toString(Planned.takeError()));
 
   OrderCommandOptions Resolved = Opts;
   if (!Resolved.Format)
@@ -237,19 +242,19 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
   OrderFileReport Report;
   if (Opts.WriteEdgeList) {
     std::vector<NamedEdge> Edges;
-    for (const layout::Edge &E : Plan->Graph.getWeightedEdges()) {
-      int64_t Caller = Plan->FunctionOfNode[E.Caller];
-      int64_t Callee = Plan->FunctionOfNode[E.Callee];
+    for (const layout::Edge &E : Planned->Graph.getWeightedEdges()) {
+      int64_t Caller = Planned->FunctionOfNode[E.Caller];
+      int64_t Callee = Planned->FunctionOfNode[E.Callee];
       if (Caller >= 0 && Callee >= 0 && E.Count > 0 && Caller != Callee)
         Edges.push_back({size_t(Caller), size_t(Callee), E.Count});
     }
     Report = writeEdgeList(Inputs, Edges, FileOpts, Out.os());
   } else {
-    Report = writeOrderFile(Inputs, Plan->Functions, FileOpts, Out.os());
+    Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, Out.os());
   }
   Out.keep();
-  printSummary(Resolved, *Plan, Inputs, Report, Diag);
+  printSummary(Resolved, *Planned, Inputs, Report, Diag);
   if (!Opts.ReportPath.empty())
-    return writeJSONReport(Resolved, *Plan, Inputs, Report);
+    return writeJSONReport(Resolved, *Planned, Inputs, Report);
   return Error::success();
 }

@@ -146,37 +146,32 @@ public:
     return Error::success();
   }
 
-  Error addEdgeLists(ArrayRef<std::string> Paths) {
-    if (Paths.empty())
-      return Error::success();
+  void addEdgeLists(ArrayRef<std::shared_ptr<const EdgeListData>> Lists) {
+    if (Lists.empty())
+      return;
     ScenarioId S = Plan.Graph.addScenario("edges", ScenarioKind::SteadyState);
-    for (const std::string &Path : Paths) {
-      // Parse into a scratch graph: edge lists name linker symbols, which
-      // are resolved like profile names (exact globals, unique statics).
-      CallGraph Scratch;
-      ScenarioId ScratchS =
-          Scratch.addScenario("scratch", ScenarioKind::SteadyState);
-      if (Error E = readEdgeListFile(Path, Scratch, ScratchS))
-        return E;
-      // Resolve each name once, not once per edge that names it.
+    for (const std::shared_ptr<const EdgeListData> &List : Lists) {
+      // Edge lists name linker symbols, which are resolved like profile
+      // names (exact globals, unique statics); each name once.
       std::vector<std::optional<NodeId>> Resolved;
-      Resolved.reserve(Scratch.getNumNodes());
-      for (const Node &N : Scratch.getNodes())
-        Resolved.push_back(resolve(N.Name, nullptr));
+      Resolved.reserve(List->Names.size());
+      for (StringRef Name : List->Names)
+        Resolved.push_back(resolve(Name, nullptr));
       std::vector<Edge> Edges;
-      for (const Edge &E : Scratch.getScenario(ScratchS).Edges) {
+      std::vector<uint64_t> CalleeCounts(List->Names.size(), 0);
+      for (const Edge &E : List->Edges) {
         std::optional<NodeId> Caller = Resolved[E.Caller];
         std::optional<NodeId> Callee = Resolved[E.Callee];
         if (!Caller || !Callee)
           continue;
         Edges.push_back({*Caller, *Callee, E.Count});
+        CalleeCounts[E.Callee] += E.Count;
       }
       Plan.Graph.addEdges(S, Edges);
-      for (NodeId N = 0; N < Scratch.getNumNodes(); ++N)
-        if (Resolved[N])
-          Plan.Graph.addCount(S, *Resolved[N], Scratch.getCount(ScratchS, N));
+      for (size_t I = 0; I < CalleeCounts.size(); ++I)
+        if (CalleeCounts[I])
+          Plan.Graph.addCount(S, *Resolved[I], CalleeCounts[I]);
     }
-    return Error::success();
   }
 
 private:
@@ -261,8 +256,7 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
   for (const ScenarioSpec &Spec : Scenarios)
     if (Error E = Builder.addProfile(Spec))
       return std::move(E);
-  if (Error E = Builder.addEdgeLists(Options.EdgeLists))
-    return std::move(E);
+  Builder.addEdgeLists(Options.EdgeLists);
   Result.FunctionOfNode.resize(Result.Graph.getNumNodes(), -1);
   return std::move(Result);
 }

@@ -34,6 +34,8 @@ struct OrderCommandOptions {
   /// Output dialect; by default the inputs' format (edges: lld edge list).
   std::optional<OrderFileFormat> Format;
   bool WriteEdgeList = false;
+  std::vector<std::string> EdgeLists; ///< lld edge lists (paths).
+  /// Algorithm and layout options (its EdgeLists are loaded from the above).
   PlanOptions Plan;
   bool SkipSharedNames = false;
   std::string Output = "-"; ///< The ordering file ("-": stdout).

@@ -23,6 +23,7 @@
 
 #include "kiln/Layout/CallGraph.h"
 #include "kiln/Layout/CompositeLayout.h"
+#include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -68,7 +69,7 @@ struct PlanOptions {
   /// Use the inputs' call-graph-profile sections as a steady-state scenario.
   bool UseObjectCallGraph = true;
   /// lld edge lists (linker names), as one more steady-state scenario.
-  std::vector<std::string> EdgeLists;
+  std::vector<std::shared_ptr<const EdgeListData>> EdgeLists;
 };
 
 /// How one profile mapped onto the inputs.

@@ -20,7 +20,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/MemoryBufferRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace kiln {
 
@@ -36,14 +41,28 @@ llvm::Error readEdgeList(llvm::MemoryBufferRef Buffer, layout::CallGraph &G,
 llvm::Error readEdgeListFile(llvm::StringRef Path, layout::CallGraph &G,
                              layout::ScenarioId S);
 
+/// An edge list file, parsed once: its names interned in order of first
+/// appearance, its edges as pairs of indices into Names.
+struct EdgeListData {
+  std::string Path;
+  std::unique_ptr<llvm::MemoryBuffer> Buffer; ///< Names point into it.
+  std::vector<llvm::StringRef> Names;
+  std::vector<layout::Edge> Edges;
+};
+
+/// Loads and parses the edge lists at \p Paths. \returns an error naming
+/// the file (and line) for unreadable or malformed lists.
+llvm::Expected<std::vector<std::shared_ptr<const EdgeListData>>>
+loadEdgeLists(llvm::ArrayRef<std::string> Paths);
+
 struct LinkerInputs;
 
-/// Makes \p Inputs name every function of the edge lists at \p Paths, as
-/// globals of unknown size from no object: for ordering from an lld edge list
-/// alone, when the link's inputs are not at hand. \returns an error naming
-/// the file for unreadable or malformed lists.
-llvm::Error addEdgeListFunctions(llvm::ArrayRef<std::string> Paths,
-                                 LinkerInputs &Inputs);
+/// Makes \p Inputs name every function of \p Lists, as globals of unknown
+/// size from no object: for ordering from lld edge lists alone, when the
+/// link's inputs are not at hand.
+void addEdgeListFunctions(
+    llvm::ArrayRef<std::shared_ptr<const EdgeListData>> Lists,
+    LinkerInputs &Inputs);
 
 } // namespace kiln
 
