@@ -219,6 +219,13 @@ static cl::opt<std::string>
                   cl::desc("page size the layout optimizes for (4K, 16K, "
                            "64K, 2M; default 4K)"),
                   cl::cat(KilnCategory));
+static cl::opt<bool> OrderHotStartupWithHot(
+    "hot-startup-with-hot", cl::sub(OrderCmd), cl::init(false),
+    cl::desc("order startup functions that are hot in the steady state with "
+             "the hot code instead of the startup code (better cache "
+             "locality when startup and steady state share their hot code, "
+             "more startup pages otherwise)"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> OrderColdLast(
     "place-cold", cl::sub(OrderCmd),
     cl::desc("list never-executed functions last instead of leaving them to "
@@ -253,6 +260,7 @@ static Error orderMain(int Argc, const char **Argv) {
   Opts.Plan.Algorithm = OrderAlgorithm;
   Opts.Plan.UseObjectCallGraph = !OrderNoObjectCallGraph;
   Opts.Plan.Composite.PlaceColdNodes = OrderColdLast;
+  Opts.Plan.Composite.HotStartupCodeGoesHot = OrderHotStartupWithHot;
   Expected<uint64_t> PageSize = kiln::parsePageSize(OrderPageSize);
   if (!PageSize)
     return kiln::makeToolError(toString(PageSize.takeError()), "--page-size");
