@@ -235,35 +235,28 @@ CONFIGS += [
 def kiln_order_prepare(ctx: "PrepareContext") -> list[str]:
     """Kiln's function order for a ThinLTO build.
 
-    The objects are bitcode, so Kiln orders from what the ThinLTO backends
-    produce: a preliminary link keeps their native objects
-    (--lto-obj-path), whose call-graph sections hold the call graph after
-    inlining and whose symbols are the final program's (ThinLTO is
-    deterministic, so the final link produces the same functions under the
-    same names). `kiln order` then takes the startup and steady-state
-    profiles as separate scenarios, and the final link uses its ordering
-    file (which also turns lld's own sort off).
+    The objects are bitcode, so Kiln orders from the linked program: a
+    preliminary link (ThinLTO is deterministic, so the final link produces
+    the same functions under the same names), then `kiln order` with the
+    startup and steady-state profiles as separate scenarios, then the final
+    link with the ordering file (which also turns lld's own sort off).
+    (Ordering from the ThinLTO backends' objects instead, kept with
+    -Wl,--lto-obj-path=, adds their post-inlining call graph but measured
+    worse here: see docs/benchmarks.md.)
     """
     kiln = ctx.harness.tools.kiln
     if not kiln:
         raise StepError("[%s] Kiln's `kiln` tool not found in --kiln-bin=%s; "
                         "build Kiln first" % (ctx.config.name, ctx.harness.args.kiln_bin))
     profiles = ctx.scenario_profiles
-    prelink_dir = ctx.dir / "prelink"
-    if prelink_dir.exists():
-        shutil.rmtree(prelink_dir)
-    prelink_dir.mkdir(parents=True)
-    ctx.link(prelink_dir / ctx.app.exe_name,
-             ["-Wl,--lto-obj-path=%s" % (prelink_dir / "lto.o")])
-    lto_objects = sorted(str(p) for p in prelink_dir.glob("lto.o*"))
-    if not lto_objects:
-        raise StepError("[%s] the preliminary link kept no LTO objects" % ctx.config.name)
+    (ctx.dir / "prelink").mkdir(parents=True, exist_ok=True)
+    prelink = ctx.link(ctx.dir / "prelink" / ctx.app.exe_name)
     order = ctx.dir / "kiln.order"
     ctx.run([kiln, "order",
              "--scenario=startup=%s" % profiles["startup"],
              "--scenario=steady=%s" % profiles["steady"],
              "--report=%s" % (ctx.dir / "kiln-order.json"),
-             "-o", str(order)] + lto_objects, "kiln-order")
+             "-o", str(order), str(prelink)], "kiln-order")
     return ["-Wl,--symbol-ordering-file=%s" % order]
 
 

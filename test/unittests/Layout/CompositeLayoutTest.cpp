@@ -340,8 +340,8 @@ TEST(CompositeLayout, IndependentOfEdgeInsertionOrder) {
 
 TEST(CompositeLayout, HotStartupCodeGoesWithTheHotCode) {
   // Startup runs main, init and parse; the steady state runs parse (hot) and
-  // loop (hot). parse is the steady state's hot code: it is ordered with the
-  // hot group, which follows the startup group, unless asked otherwise.
+  // loop (hot). On request, parse, the steady state's hot code, is ordered
+  // with the hot group, which follows the startup group.
   CallGraph G;
   NodeId Main = G.getOrAddNode("main", 100);
   NodeId Init = G.getOrAddNode("init", 100);
@@ -354,15 +354,15 @@ TEST(CompositeLayout, HotStartupCodeGoesWithTheHotCode) {
   G.addCount(W, Loop, 1000);
   G.addEdge(W, Loop, Parse, 1000);
 
-  CompositeLayout L = computeCompositeLayout(G);
-  EXPECT_THAT(L.Order,
-              ElementsAre(startup(Main), startup(Init), hot(Loop), hot(Parse)));
+  // By default startup code stays first and contiguous.
+  EXPECT_THAT(
+      computeCompositeLayout(G).Order,
+      ElementsAre(startup(Main), startup(Parse), startup(Init), hot(Loop)));
 
   CompositeLayoutConfig Config;
-  Config.HotStartupCodeGoesHot = false;
-  EXPECT_THAT(
-      computeCompositeLayout(G, Config).Order,
-      ElementsAre(startup(Main), startup(Parse), startup(Init), hot(Loop)));
+  Config.HotStartupCodeGoesHot = true;
+  EXPECT_THAT(computeCompositeLayout(G, Config).Order,
+              ElementsAre(startup(Main), startup(Init), hot(Loop), hot(Parse)));
 }
 
 } // namespace
