@@ -35,23 +35,27 @@ namespace {
 /// functions are defined in many objects but are one function).
 class NameUses {
 public:
-  explicit NameUses(const LinkerInputs &Inputs) {
-    StringMap<bool> SeenGlobal;
+  explicit NameUses(const LinkerInputs &Inputs)
+      : Uses(Inputs.Functions.size()) {
     for (const InputFunction &F : Inputs.Functions) {
-      if (F.IsLocal) {
-        ++Uses[F.Name];
-        continue;
-      }
-      if (SeenGlobal.try_emplace(F.Name, true).second)
-        ++Uses[F.Name];
+      Entry &E = Uses[F.Name];
+      if (F.IsLocal)
+        ++E.Statics;
+      else
+        E.HasGlobal = true;
     }
   }
   bool isShared(const InputFunction &F) const {
-    return Uses.lookup(F.Name) > 1;
+    auto It = Uses.find(F.Name);
+    return It != Uses.end() && It->second.Statics + It->second.HasGlobal > 1;
   }
 
 private:
-  StringMap<unsigned> Uses;
+  struct Entry {
+    unsigned Statics = 0;
+    bool HasGlobal = false;
+  };
+  StringMap<Entry> Uses;
 };
 } // namespace
 
@@ -118,8 +122,9 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
           {Index, "its name '" + F.Name +
                       "' also names other functions, which move with it"});
     }
-    // Two same-named statics both written would repeat the line.
-    if (!WrittenLines.try_emplace(Line, true).second)
+    // Two same-named statics both written would repeat the line; only
+    // shared names can.
+    if (Shared && !WrittenLines.try_emplace(Line, true).second)
       continue;
     OS << Line << '\n';
     ++Report.Written;

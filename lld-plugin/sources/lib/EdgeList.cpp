@@ -16,6 +16,7 @@
 
 #include "kiln/Sources/LinkerInputs.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace llvm;
@@ -35,7 +36,10 @@ static bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r'; }
 /// lists of millions of lines are read in seconds.
 static Expected<ParsedEdgeList> parseEdgeList(MemoryBufferRef Buffer) {
   ParsedEdgeList Result;
-  StringMap<uint32_t> Ids;
+  // Sized for lines of ~20 bytes, to spare rehashing on large lists.
+  size_t Estimate = Buffer.getBufferSize() / 20;
+  StringMap<uint32_t> Ids(unsigned(std::min<size_t>(Estimate, 1u << 30)));
+  Result.Edges.reserve(Estimate);
   // Names keep pointing into the buffer (the map's keys are copies).
   auto Intern = [&](StringRef Name) {
     auto [It, Inserted] = Ids.try_emplace(Name, Result.Names.size());
@@ -147,12 +151,14 @@ kiln::loadEdgeLists(ArrayRef<std::string> Paths) {
 
 void kiln::addEdgeListFunctions(
     ArrayRef<std::shared_ptr<const EdgeListData>> Lists, LinkerInputs &Inputs) {
+  // One list's names are unique already; several lists may repeat names.
   StringSet<> Seen;
+  bool Dedupe = Lists.size() > 1;
   if (Inputs.Format == ObjectFormat::Unknown)
     Inputs.Format = ObjectFormat::ELF;
   for (const std::shared_ptr<const EdgeListData> &List : Lists)
     for (StringRef Name : List->Names) {
-      if (!Seen.insert(Name).second)
+      if (Dedupe && !Seen.insert(Name).second)
         continue;
       InputFunction F;
       F.Name = Name.str();
