@@ -130,18 +130,32 @@ uint64_t CallGraph::getWeightedCount(NodeId Node) const {
 }
 
 std::vector<Edge> CallGraph::getWeightedEdges() const {
-  // Sum in double per pair, then sort: independent of scenario order.
-  DenseMap<std::pair<NodeId, NodeId>, double> Sums;
+  // Scale, concatenate, sort by pair and merge: no hashing, so millions of
+  // edges stay cheap. Sums are kept in double until the end so that the
+  // result does not depend on the order of scenarios.
+  struct Weighted {
+    NodeId Caller, Callee;
+    double Count;
+  };
+  std::vector<Weighted> All;
   for (const Scenario &S : Scenarios)
     for (const Edge &E : S.Edges)
-      Sums[{E.Caller, E.Callee}] += S.Weight * double(E.Count);
-  std::vector<Edge> Result;
-  Result.reserve(Sums.size());
-  for (const auto &[Key, Sum] : Sums)
-    Result.push_back(Edge{Key.first, Key.second, uint64_t(Sum)});
-  llvm::sort(Result, [](const Edge &A, const Edge &B) {
-    return std::tie(A.Caller, A.Callee) < std::tie(B.Caller, B.Callee);
+      All.push_back({E.Caller, E.Callee, S.Weight * double(E.Count)});
+  llvm::sort(All, [](const Weighted &A, const Weighted &B) {
+    return std::tie(A.Caller, A.Callee, A.Count) <
+           std::tie(B.Caller, B.Callee, B.Count);
   });
+  std::vector<Edge> Result;
+  double Sum = 0;
+  for (size_t I = 0; I < All.size(); ++I) {
+    Sum += All[I].Count;
+    bool Last = I + 1 == All.size() || All[I + 1].Caller != All[I].Caller ||
+                All[I + 1].Callee != All[I].Callee;
+    if (!Last)
+      continue;
+    Result.push_back(Edge{All[I].Caller, All[I].Callee, uint64_t(Sum)});
+    Sum = 0;
+  }
   return Result;
 }
 
