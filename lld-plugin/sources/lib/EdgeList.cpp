@@ -116,16 +116,6 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
   return Error::success();
 }
 
-Error kiln::readEdgeListFile(StringRef Path, layout::CallGraph &G,
-                             layout::ScenarioId S) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buffer)
-    return createStringError(Buffer.getError(), "%s: %s", Path.str().c_str(),
-                             Buffer.getError().message().c_str());
-  return readEdgeList((*Buffer)->getMemBufferRef(), G, S);
-}
-
 Expected<std::vector<std::shared_ptr<const EdgeListData>>>
 kiln::loadEdgeLists(ArrayRef<std::string> Paths) {
   std::vector<std::shared_ptr<const EdgeListData>> Lists;

@@ -36,11 +36,6 @@ namespace kiln {
 llvm::Error readEdgeList(llvm::MemoryBufferRef Buffer, layout::CallGraph &G,
                          layout::ScenarioId S);
 
-/// Reads the edge list in the file at \p Path (see readEdgeList); an
-/// unreadable file is an error naming it.
-llvm::Error readEdgeListFile(llvm::StringRef Path, layout::CallGraph &G,
-                             layout::ScenarioId S);
-
 /// An edge list file, parsed once: its names interned in order of first
 /// appearance, its edges as pairs of indices into Names.
 struct EdgeListData {
