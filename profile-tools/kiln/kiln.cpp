@@ -39,7 +39,7 @@ static const char *const ToolName = "kiln";
 static cl::OptionCategory KilnCategory("kiln options");
 
 //===----------------------------------------------------------------------===//
-// kiln print-plugin-path
+// Subcommands, and the options several of them share (one spelling each)
 //===----------------------------------------------------------------------===//
 
 static cl::SubCommand PrintPluginPathCmd(
@@ -47,6 +47,53 @@ static cl::SubCommand PrintPluginPathCmd(
     "Print the absolute path of Kiln's pass-plugin module, for "
     "-fpass-plugin= and --load-pass-plugin= "
     "(see docs/CommandGuide/kiln.rst)");
+
+static cl::SubCommand CallGraphCmd(
+    "callgraph",
+    "Dump the profiled call graph: edges with counts, heaviest first "
+    "(see docs/CommandGuide/kiln-callgraph.rst)");
+
+static cl::SubCommand
+    OrderCmd("order",
+             "Compute a function order from profiles and write the linker's "
+             "ordering file (see docs/CommandGuide/kiln-order.rst)");
+
+static cl::SubCommand
+    EvalCmd("eval",
+            "Measure a linked program's code layout against a profile: code "
+            "pages that ran, their lower bound, call locality, ext-TSP score "
+            "(see docs/CommandGuide/kiln-eval.rst)");
+
+static cl::list<std::string>
+    Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
+              cl::sub(EvalCmd), cl::value_desc("kind=profile[:weight]"),
+              cl::desc("a scenario's profile (instrumented or sample); kind is "
+                       "'startup' or 'steady'; may be repeated"),
+              cl::cat(KilnCategory));
+static cl::list<std::string>
+    Profiles("profile", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
+             cl::sub(EvalCmd), cl::value_desc("profile"),
+             cl::desc("same as --scenario=steady=<profile>"),
+             cl::cat(KilnCategory));
+static cl::list<std::string>
+    EdgeLists("edges", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
+              cl::sub(EvalCmd), cl::value_desc("file"),
+              cl::desc("an lld call-graph edge list ('caller callee count' "
+                       "lines), as one more steady-state scenario; may be "
+                       "repeated"),
+              cl::cat(KilnCategory));
+
+/// \returns the --scenario specs, with each --profile as a steady one.
+static std::vector<std::string> getScenarioSpecs() {
+  std::vector<std::string> Specs(Scenarios.begin(), Scenarios.end());
+  for (const std::string &Profile : Profiles)
+    Specs.push_back("steady=" + Profile);
+  return Specs;
+}
+
+//===----------------------------------------------------------------------===//
+// kiln print-plugin-path
+//===----------------------------------------------------------------------===//
 
 static Error printPluginPathMain(const char *Argv0) {
   // Locating the executable needs an address inside it.
@@ -64,28 +111,10 @@ static Error printPluginPathMain(const char *Argv0) {
 // kiln callgraph
 //===----------------------------------------------------------------------===//
 
-static cl::SubCommand CallGraphCmd(
-    "callgraph",
-    "Dump the profiled call graph: edges with counts, heaviest first "
-    "(see docs/CommandGuide/kiln-callgraph.rst)");
-
 static cl::list<std::string> CallGraphInputs(cl::Positional,
                                              cl::sub(CallGraphCmd),
                                              cl::desc("<object, archive...>"),
                                              cl::cat(KilnCategory));
-static cl::list<std::string>
-    CallGraphEdgeLists("edges", cl::sub(CallGraphCmd), cl::value_desc("file"),
-                       cl::desc("an lld call-graph edge list ('caller callee "
-                                "count' lines); may be repeated"),
-                       cl::cat(KilnCategory));
-static cl::list<std::string> CallGraphScenarios(
-    "scenario", cl::sub(CallGraphCmd), cl::value_desc("kind=profile[:weight]"),
-    cl::desc("a scenario's profile (instrumented or sample), whose calls "
-             "are added; may be repeated"),
-    cl::cat(KilnCategory));
-static cl::list<std::string> CallGraphProfiles(
-    "profile", cl::sub(CallGraphCmd), cl::value_desc("profile"),
-    cl::desc("same as --scenario=steady=<profile>"), cl::cat(KilnCategory));
 static cl::opt<uint64_t>
     CallGraphTop("top", cl::sub(CallGraphCmd), cl::init(0), cl::value_desc("N"),
                  cl::desc("print only the N heaviest edges (default: all)"),
@@ -105,7 +134,7 @@ static cl::opt<bool> CallGraphNoDemangle("no-demangle", cl::sub(CallGraphCmd),
                                          cl::cat(KilnCategory));
 
 static Error callGraphMain() {
-  if (CallGraphInputs.empty() && CallGraphEdgeLists.empty())
+  if (CallGraphInputs.empty() && EdgeLists.empty())
     return kiln::makeToolError("no input", "",
                                "give objects or archives built with a "
                                "profile, or --edges=<file>");
@@ -115,7 +144,7 @@ static Error callGraphMain() {
       return kiln::makeToolError(toString(std::move(E)));
   kiln::PlanOptions Plan;
   Expected<std::vector<std::shared_ptr<const kiln::EdgeListData>>> Lists =
-      kiln::loadEdgeLists(CallGraphEdgeLists);
+      kiln::loadEdgeLists(EdgeLists);
   if (!Lists)
     return kiln::makeToolError(toString(Lists.takeError()));
   Plan.EdgeLists = std::move(*Lists);
@@ -123,23 +152,19 @@ static Error callGraphMain() {
   if (CallGraphInputs.empty())
     kiln::addEdgeListFunctions(Plan.EdgeLists, Inputs);
   if (!CallGraphInputs.empty() && Inputs.NumInputsWithCallGraph == 0 &&
-      CallGraphScenarios.empty() && CallGraphProfiles.empty())
+      Scenarios.empty() && Profiles.empty())
     WithColor::warning(errs(), ToolName)
         << "none of the " << Inputs.NumObjects
         << " object(s) has a call graph profile section; compile with "
            "-fprofile-use= (LLVM's CGProfile pass records it, except in "
            "ThinLTO pre-link compiles)\n";
 
-  std::vector<std::string> Specs(CallGraphScenarios.begin(),
-                                 CallGraphScenarios.end());
-  for (const std::string &Profile : CallGraphProfiles)
-    Specs.push_back("steady=" + Profile);
-  Expected<std::vector<kiln::ScenarioSpec>> Scenarios =
-      kiln::parseScenarioSpecs(Specs);
-  if (!Scenarios)
-    return kiln::makeToolError(toString(Scenarios.takeError()), "--scenario");
+  Expected<std::vector<kiln::ScenarioSpec>> Specs =
+      kiln::parseScenarioSpecs(getScenarioSpecs());
+  if (!Specs)
+    return kiln::makeToolError(toString(Specs.takeError()), "--scenario");
   Expected<kiln::ProfiledGraph> Profiled =
-      kiln::buildProfiledGraph(Inputs, *Scenarios, Plan);
+      kiln::buildProfiledGraph(Inputs, *Specs, Plan);
   if (!Profiled)
     return kiln::makeToolError(toString(Profiled.takeError()));
   for (const kiln::ProfileCoverage &C : Profiled->Coverage)
@@ -163,30 +188,11 @@ static Error callGraphMain() {
 // kiln order
 //===----------------------------------------------------------------------===//
 
-static cl::SubCommand
-    OrderCmd("order",
-             "Compute a function order from profiles and write the linker's "
-             "ordering file (see docs/CommandGuide/kiln-order.rst)");
-
 static cl::list<std::string>
     OrderInputs(cl::Positional, cl::sub(OrderCmd),
                 cl::desc("<objects and archives of the link, or the linked "
                          "binary>"),
                 cl::cat(KilnCategory));
-static cl::list<std::string> OrderScenarios(
-    "scenario", cl::sub(OrderCmd), cl::value_desc("kind=profile[:weight]"),
-    cl::desc("a scenario's instrumented profile; kind is 'startup' or "
-             "'steady'; may be repeated"),
-    cl::cat(KilnCategory));
-static cl::list<std::string>
-    OrderProfiles("profile", cl::sub(OrderCmd), cl::value_desc("profile"),
-                  cl::desc("same as --scenario=steady=<profile>"),
-                  cl::cat(KilnCategory));
-static cl::list<std::string>
-    OrderEdgeLists("edges", cl::sub(OrderCmd), cl::value_desc("file"),
-                   cl::desc("an lld call-graph edge list, as one more "
-                            "steady-state scenario"),
-                   cl::cat(KilnCategory));
 enum class OrderFormatChoice { Default, ELF, COFF, MachO, Edges };
 static cl::opt<OrderFormatChoice> OrderFormat(
     "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
@@ -253,10 +259,8 @@ static cl::opt<std::string>
 static Error orderMain(int Argc, const char **Argv) {
   kiln::OrderCommandOptions Opts;
   Opts.Inputs.assign(OrderInputs.begin(), OrderInputs.end());
-  Opts.Scenarios.assign(OrderScenarios.begin(), OrderScenarios.end());
-  for (const std::string &Profile : OrderProfiles)
-    Opts.Scenarios.push_back("steady=" + Profile);
-  Opts.EdgeLists.assign(OrderEdgeLists.begin(), OrderEdgeLists.end());
+  Opts.Scenarios = getScenarioSpecs();
+  Opts.EdgeLists.assign(EdgeLists.begin(), EdgeLists.end());
   Opts.Plan.Algorithm = OrderAlgorithm;
   Opts.Plan.UseObjectCallGraph = !OrderNoObjectCallGraph;
   Opts.Plan.Composite.PlaceColdNodes = OrderColdLast;
@@ -295,29 +299,9 @@ static Error orderMain(int Argc, const char **Argv) {
 // kiln eval
 //===----------------------------------------------------------------------===//
 
-static cl::SubCommand
-    EvalCmd("eval",
-            "Measure a linked program's code layout against a profile: code "
-            "pages that ran, their lower bound, call locality, ext-TSP score "
-            "(see docs/CommandGuide/kiln-eval.rst)");
-
 static cl::opt<std::string> EvalBinary(cl::Positional, cl::sub(EvalCmd),
                                        cl::desc("<linked program or library>"),
                                        cl::cat(KilnCategory));
-static cl::list<std::string> EvalScenarios(
-    "scenario", cl::sub(EvalCmd), cl::value_desc("kind=profile[:weight]"),
-    cl::desc("a scenario's instrumented profile; kind is 'startup' or "
-             "'steady'; may be repeated"),
-    cl::cat(KilnCategory));
-static cl::list<std::string>
-    EvalProfiles("profile", cl::sub(EvalCmd), cl::value_desc("profile"),
-                 cl::desc("same as --scenario=steady=<profile>"),
-                 cl::cat(KilnCategory));
-static cl::list<std::string>
-    EvalEdgeLists("edges", cl::sub(EvalCmd), cl::value_desc("file"),
-                  cl::desc("an lld call-graph edge list: calls for the "
-                           "locality figures"),
-                  cl::cat(KilnCategory));
 static cl::list<std::string> EvalPageSizes(
     "page-size", cl::sub(EvalCmd), cl::CommaSeparated,
     cl::value_desc("size,..."),
@@ -330,10 +314,8 @@ static cl::opt<bool> EvalJSON("json", cl::sub(EvalCmd),
 static Error evalMain() {
   kiln::EvalCommandOptions Opts;
   Opts.Binary = EvalBinary;
-  Opts.Scenarios.assign(EvalScenarios.begin(), EvalScenarios.end());
-  for (const std::string &Profile : EvalProfiles)
-    Opts.Scenarios.push_back("steady=" + Profile);
-  Opts.EdgeLists.assign(EvalEdgeLists.begin(), EvalEdgeLists.end());
+  Opts.Scenarios = getScenarioSpecs();
+  Opts.EdgeLists.assign(EdgeLists.begin(), EdgeLists.end());
   if (!EvalPageSizes.empty()) {
     Opts.PageSizes.clear();
     for (const std::string &Text : EvalPageSizes) {
