@@ -13,11 +13,14 @@
 /// `-kiln-*` options are rejected there; here they are known by then. With no
 /// Kiln option, kiln-lld links exactly as ld.lld, lld-link or ld64.lld would
 /// (the flavor comes from `-flavor` or the program name; `kiln-lld` itself is
-/// ELF, so `clang -fuse-ld=/path/to/kiln-lld` works).
+/// ELF, so `clang -fuse-ld=/path/to/kiln-lld` works). With
+/// `--kiln-profile=`, it runs the profile-guided link (ProfileGuidedLink.h).
 ///
 //===----------------------------------------------------------------------===//
 
+#include "kiln/LLDDriver/KilnLinkOptions.h"
 #include "kiln/LLDDriver/LinkerInvocation.h"
+#include "kiln/LLDDriver/ProfileGuidedLink.h"
 #include "kiln/Support/PluginLocation.h"
 
 #include "lld/Common/Driver.h"
@@ -73,21 +76,48 @@ int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   ArrayRef<const char *> Args(Argv, Argc);
 
+  kiln::LinkerFlavor Flavor = kiln::detectFlavor(Args);
+  Expected<kiln::SplitLinkCommand> Split =
+      kiln::splitKilnLinkOptions(Args, Flavor);
+  if (!Split) {
+    WithColor::error(errs(), "kiln-lld") << toString(Split.takeError()) << '\n';
+    return 1;
+  }
+
   bool NeedsPlugin = kiln::requestsKilnOptions(Args);
   std::string PluginPath = preloadKilnPlugin(Argv[0], NeedsPlugin);
   if (NeedsPlugin && PluginPath.empty())
     return 1;
 
-  kiln::LinkerInvocation Invocation =
-      kiln::buildLinkerInvocation(Args, PluginPath, isSameFile);
-  SmallVector<const char *, 64> LldArgs;
-  for (const std::string &Arg : Invocation.Args)
-    LldArgs.push_back(Arg.c_str());
+  // lld can be run again in this process unless a link left it in a state
+  // it cannot recover from (it says so).
+  bool CanRunAgain = true;
+  auto RunLinker = [&](ArrayRef<std::string> LinkArgs, raw_ostream &Stdout,
+                       raw_ostream &Stderr) -> int {
+    if (!CanRunAgain) {
+      WithColor::error(Stderr, "kiln-lld")
+          << "lld cannot link a second time in this process\n";
+      return 1;
+    }
+    SmallVector<const char *, 64> Argv;
+    for (const std::string &Arg : LinkArgs)
+      Argv.push_back(Arg.c_str());
+    kiln::LinkerInvocation Invocation =
+        kiln::buildLinkerInvocation(Argv, PluginPath, isSameFile);
+    SmallVector<const char *, 64> LldArgs;
+    for (const std::string &Arg : Invocation.Args)
+      LldArgs.push_back(Arg.c_str());
+    lld::Result Result = lld::lldMain(LldArgs, Stdout, Stderr,
+                                      {{lld::Gnu, &lld::elf::link},
+                                       {lld::MinGW, &lld::mingw::link},
+                                       {lld::WinLink, &lld::coff::link},
+                                       {lld::Darwin, &lld::macho::link}});
+    CanRunAgain = Result.canRunAgain;
+    return Result.retCode;
+  };
 
-  lld::Result Result = lld::lldMain(LldArgs, outs(), errs(),
-                                    {{lld::Gnu, &lld::elf::link},
-                                     {lld::MinGW, &lld::mingw::link},
-                                     {lld::WinLink, &lld::coff::link},
-                                     {lld::Darwin, &lld::macho::link}});
-  return Result.retCode;
+  if (!Split->Kiln.requestsProfileGuidedLink())
+    return RunLinker(Split->LinkerArgs, outs(), errs());
+  return kiln::runProfileGuidedLink(Flavor, Split->LinkerArgs, Split->Kiln,
+                                    RunLinker, outs(), errs());
 }

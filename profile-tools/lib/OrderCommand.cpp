@@ -8,6 +8,7 @@
 
 #include "kiln/Tools/OrderCommand.h"
 
+#include "kiln/Order/OrderReport.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
@@ -16,7 +17,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -24,26 +24,6 @@
 
 using namespace llvm;
 using namespace kiln;
-
-/// Unbound names listed on stderr per profile; the JSON report has all.
-static constexpr size_t MaxListedProblems = 10;
-
-Expected<uint64_t> kiln::parsePageSize(StringRef Text) {
-  uint64_t Multiplier = 1;
-  StringRef Number = Text;
-  if (Number.consume_back_insensitive("k"))
-    Multiplier = 1024;
-  else if (Number.consume_back_insensitive("m"))
-    Multiplier = 1024 * 1024;
-  uint64_t Value;
-  if (Number.getAsInteger(10, Value) || Value == 0 ||
-      !isPowerOf2_64(Value * Multiplier))
-    return createStringError(inconvertibleErrorCode(),
-                             "page size '%s' is not a power of two (bytes, "
-                             "or with K/M: 4K, 16K, 64K, 2M)",
-                             Text.str().c_str());
-  return Value * Multiplier;
-}
 
 static OrderFileFormat getDefaultFormat(ObjectFormat Format) {
   switch (Format) {
@@ -58,127 +38,14 @@ static OrderFileFormat getDefaultFormat(ObjectFormat Format) {
   llvm_unreachable("unknown ObjectFormat");
 }
 
-static double percent(uint64_t Part, uint64_t Whole) {
-  return Whole ? 100.0 * double(Part) / double(Whole) : 100.0;
-}
-
-static void printSummary(const OrderCommandOptions &Opts, const OrderPlan &Plan,
-                         const LinkerInputs &Inputs,
-                         const OrderFileReport &Report, raw_ostream &Diag) {
-  Diag << "kiln order: wrote " << Report.Written << " entries ("
-       << Report.BytesWritten << " bytes of code) to "
-       << (Opts.Output == "-" ? "<stdout>" : Opts.Output) << '\n';
-  if (Opts.Plan.Algorithm == OrderingAlgorithm::Kiln && !Opts.WriteEdgeList)
-    for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
-      const layout::GroupSummary &S = Plan.Layout.Groups[G];
-      if (!S.NumNodes)
-        continue;
-      Diag << "  " << layout::getLayoutGroupName(layout::LayoutGroup(G)) << ": "
-           << S.NumNodes << " functions, " << S.Bytes << " bytes, " << S.Pages
-           << " pages, by " << layout::getOrderMethodName(S.Method) << '\n';
-    }
-  for (const ProfileCoverage &C : Plan.Coverage) {
-    Diag << "  profile " << C.Path << " (" << C.Scenario << "): bound "
-         << C.Bound << " of " << C.Executed << " executed functions ("
-         << format("%.1f", percent(C.BoundWeight, C.ExecutedWeight))
-         << "% of their counts)\n";
-    if (C.Unbound.empty())
-      continue;
-    WithColor::warning(Diag, "kiln")
-        << C.Path << ": " << C.Unbound.size()
-        << " executed function(s) could not be bound to one symbol of the "
-           "inputs and are not ordered\n";
-    for (size_t I = 0; I < std::min(C.Unbound.size(), MaxListedProblems); ++I)
-      Diag << "    " << C.Unbound[I].first << ": " << C.Unbound[I].second
-           << '\n';
-    if (C.Unbound.size() > MaxListedProblems)
-      Diag << "    ... and " << C.Unbound.size() - MaxListedProblems
-           << " more (see --report)\n";
-  }
-  auto ListIssues = [&](ArrayRef<OrderFileIssue> Issues, StringRef What) {
-    if (Issues.empty())
-      return;
-    WithColor::warning(Diag, "kiln") << What << ": " << Issues.size() << '\n';
-    for (size_t I = 0; I < std::min(Issues.size(), MaxListedProblems); ++I) {
-      const InputFunction &F = Inputs.Functions[Issues[I].Function];
-      Diag << "    " << F.Name << " [" << F.Object << "]: " << Issues[I].Reason
-           << '\n';
-    }
-    if (Issues.size() > MaxListedProblems)
-      Diag << "    ... and " << Issues.size() - MaxListedProblems
-           << " more (see --report)\n";
-  };
-  ListIssues(Report.Skipped, "functions left out of the ordering file");
-  ListIssues(Report.Shared,
-             "entries whose name other functions share (they move too)");
-}
-
-static Error writeJSONReport(const OrderCommandOptions &Opts,
+static Error writeJSONReport(const OrderReportContext &Context,
                              const OrderPlan &Plan, const LinkerInputs &Inputs,
-                             const OrderFileReport &Report) {
+                             const OrderFileReport &Report, StringRef Path) {
   std::error_code EC;
-  ToolOutputFile Out(Opts.ReportPath, EC, sys::fs::OF_TextWithCRLF);
+  ToolOutputFile Out(Path, EC, sys::fs::OF_TextWithCRLF);
   if (EC)
-    return makeToolError(EC.message(), Opts.ReportPath);
-  json::OStream J(Out.os(), /*IndentSize=*/2);
-  auto Issues = [&](ArrayRef<OrderFileIssue> List) {
-    J.array([&] {
-      for (const OrderFileIssue &I : List)
-        J.object([&] {
-          J.attribute("symbol", Inputs.Functions[I.Function].Name);
-          J.attribute("object", Inputs.Functions[I.Function].Object);
-          J.attribute("reason", I.Reason);
-        });
-    });
-  };
-  J.object([&] {
-    J.attribute("format", Opts.WriteEdgeList
-                              ? "edges"
-                              : getOrderFileFormatName(*Opts.Format));
-    J.attribute("algorithm", getOrderingAlgorithmName(Opts.Plan.Algorithm));
-    J.attribute("page_size", Opts.Plan.Composite.PageSize);
-    J.attribute("entries_written", Report.Written);
-    J.attribute("bytes_written", Report.BytesWritten);
-    if (Opts.Plan.Algorithm == OrderingAlgorithm::Kiln)
-      J.attributeArray("groups", [&] {
-        for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
-          const layout::GroupSummary &S = Plan.Layout.Groups[G];
-          J.object([&] {
-            J.attribute("group",
-                        layout::getLayoutGroupName(layout::LayoutGroup(G)));
-            J.attribute("functions", S.NumNodes);
-            J.attribute("bytes", S.Bytes);
-            J.attribute("pages", S.Pages);
-            J.attribute("method", layout::getOrderMethodName(S.Method));
-          });
-        }
-      });
-    J.attributeArray("profiles", [&] {
-      for (const ProfileCoverage &C : Plan.Coverage)
-        J.object([&] {
-          J.attribute("path", C.Path);
-          J.attribute("scenario", C.Scenario);
-          J.attribute("executed_functions", C.Executed);
-          J.attribute("bound_functions", C.Bound);
-          J.attribute("executed_count", C.ExecutedWeight);
-          J.attribute("bound_count", C.BoundWeight);
-          J.attributeArray("unbound", [&] {
-            for (const std::pair<std::string, std::string> &U : C.Unbound)
-              J.object([&] {
-                J.attribute("name", U.first);
-                J.attribute("reason", U.second);
-              });
-          });
-        });
-    });
-    J.attributeBegin("skipped");
-    Issues(Report.Skipped);
-    J.attributeEnd();
-    J.attributeBegin("shared_names");
-    Issues(Report.Shared);
-    J.attributeEnd();
-  });
-  Out.os() << '\n';
+    return makeToolError(EC.message(), Path);
+  writeOrderReportJSON(Context, Plan, Inputs, Report, Out.os());
   Out.keep();
   return Error::success();
 }
@@ -253,8 +120,17 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
     Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, Out.os());
   }
   Out.keep();
-  printSummary(Resolved, *Planned, Inputs, Report, Diag);
+  OrderReportContext Context;
+  Context.Tool = "kiln order";
+  Context.OutputName =
+      Opts.Output == "-" ? StringRef("<stdout>") : StringRef(Opts.Output);
+  Context.Format =
+      Opts.WriteEdgeList ? "edges" : getOrderFileFormatName(FileOpts.Format);
+  Context.Algorithm = Opts.Plan.Algorithm;
+  Context.PageSize = Opts.Plan.Composite.PageSize;
+  Context.ShowGroups = !Opts.WriteEdgeList;
+  printOrderSummary(Context, *Planned, Inputs, Report, Diag);
   if (!Opts.ReportPath.empty())
-    return writeJSONReport(Resolved, *Planned, Inputs, Report);
+    return writeJSONReport(Context, *Planned, Inputs, Report, Opts.ReportPath);
   return Error::success();
 }

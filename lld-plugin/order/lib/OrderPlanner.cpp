@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 using namespace kiln;
@@ -83,6 +84,36 @@ StringRef kiln::getOrderingAlgorithmName(OrderingAlgorithm Algorithm) {
     return "bp";
   }
   llvm_unreachable("unknown OrderingAlgorithm");
+}
+
+Expected<uint64_t> kiln::parsePageSize(StringRef Text) {
+  uint64_t Multiplier = 1;
+  StringRef Number = Text;
+  if (Number.consume_back_insensitive("k"))
+    Multiplier = 1024;
+  else if (Number.consume_back_insensitive("m"))
+    Multiplier = 1024 * 1024;
+  uint64_t Value;
+  if (Number.getAsInteger(10, Value) || Value == 0 ||
+      !isPowerOf2_64(Value * Multiplier))
+    return createStringError(inconvertibleErrorCode(),
+                             "page size '%s' is not a power of two (bytes, "
+                             "or with K/M: 4K, 16K, 64K, 2M)",
+                             Text.str().c_str());
+  return Value * Multiplier;
+}
+
+Expected<OrderingAlgorithm> kiln::parseOrderingAlgorithm(StringRef Name) {
+  for (OrderingAlgorithm A :
+       {OrderingAlgorithm::Kiln, OrderingAlgorithm::C3,
+        OrderingAlgorithm::CDSort, OrderingAlgorithm::PettisHansen,
+        OrderingAlgorithm::Partitioning})
+    if (Name == getOrderingAlgorithmName(A))
+      return A;
+  return createStringError(inconvertibleErrorCode(),
+                           "unknown layout algorithm '%s' (one of kiln, c3, "
+                           "cdsort, pettis-hansen, bp)",
+                           Name.str().c_str());
 }
 
 namespace {

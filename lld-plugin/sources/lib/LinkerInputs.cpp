@@ -391,15 +391,26 @@ Error ObjectReader::readIndexedCallGraph(StringRef SectionName,
   return Error::success();
 }
 
-static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs) {
+/// Reads \p Bin; of an archive, only the members named \p OnlyMember (all
+/// if it is empty).
+static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
+                        StringRef OnlyMember = "") {
   if (auto *Obj = dyn_cast<ObjectFile>(&Bin))
     return ObjectReader(*Obj, Where, Inputs).read();
   if (auto *Ar = dyn_cast<Archive>(&Bin)) {
     Error Err = Error::success();
+    bool FoundMember = false;
     for (const Archive::Child &C : Ar->children(Err)) {
       Expected<StringRef> Member = C.getName();
       if (!Member)
         return inputError(Where, toString(Member.takeError()));
+      if (!OnlyMember.empty()) {
+        // Same-named members: the linker printed the name once and loaded
+        // each it needed; read the first, as ld.lld's trace cannot say.
+        if (*Member != OnlyMember || FoundMember)
+          continue;
+        FoundMember = true;
+      }
       std::string MemberWhere = (Where + "(" + *Member + ")").str();
       Expected<std::unique_ptr<Binary>> Child = C.getAsBinary();
       if (!Child)
@@ -409,6 +420,8 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs) {
     }
     if (Err)
       return inputError(Where, toString(std::move(Err)));
+    if (!OnlyMember.empty() && !FoundMember)
+      return inputError(Where, "has no member named '" + OnlyMember + "'");
     return Error::success();
   }
   if (Bin.isIR())
@@ -417,7 +430,8 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs) {
   return inputError(Where, "is not an object file or archive");
 }
 
-static Error readLinkerInputUnguarded(StringRef Path, LinkerInputs &Inputs) {
+static Error readLinkerInputUnguarded(StringRef Path, StringRef Member,
+                                      LinkerInputs &Inputs) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -431,18 +445,99 @@ static Error readLinkerInputUnguarded(StringRef Path, LinkerInputs &Inputs) {
       createBinary((*Buffer)->getMemBufferRef());
   if (!Bin)
     return inputError(Path, toString(Bin.takeError()));
-  return readBinary(**Bin, Path, Inputs);
+  if (!Member.empty() && !isa<Archive>(**Bin))
+    return inputError(Path, "is not an archive, so it has no member '" +
+                                Member + "'");
+  return readBinary(**Bin, Path, Inputs, Member);
+}
+
+static InputKind classifyMagic(StringRef Bytes) {
+  switch (identify_magic(Bytes)) {
+  case file_magic::bitcode:
+    return InputKind::Bitcode;
+  case file_magic::archive:
+    return InputKind::Archive;
+  case file_magic::elf_relocatable:
+  case file_magic::macho_object:
+  case file_magic::coff_object:
+  case file_magic::coff_cl_gl_object:
+    return InputKind::Relocatable;
+  case file_magic::elf_executable:
+  case file_magic::elf_shared_object:
+  case file_magic::macho_executable:
+  case file_magic::macho_dynamically_linked_shared_lib:
+  case file_magic::macho_dynamically_linked_shared_lib_stub:
+  case file_magic::pecoff_executable:
+  case file_magic::tapi_file:
+  case file_magic::coff_import_library:
+    return InputKind::Linked;
+  default:
+    return InputKind::Other;
+  }
+}
+
+static Expected<InputKind> classifyLinkerInputUnguarded(StringRef Path,
+                                                        StringRef Member) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return inputError(Path, Buffer.getError().message());
+  InputKind Kind = classifyMagic((*Buffer)->getBuffer());
+  if (Member.empty() || Kind != InputKind::Archive)
+    return Kind;
+  Expected<std::unique_ptr<Archive>> Ar =
+      Archive::create((*Buffer)->getMemBufferRef());
+  if (!Ar)
+    return inputError(Path, toString(Ar.takeError()));
+  Error Err = Error::success();
+  for (const Archive::Child &C : (*Ar)->children(Err)) {
+    Expected<StringRef> Name = C.getName();
+    if (!Name) {
+      consumeError(std::move(Err));
+      return inputError(Path, toString(Name.takeError()));
+    }
+    if (*Name != Member)
+      continue;
+    Expected<StringRef> Bytes = C.getBuffer();
+    if (!Bytes) {
+      consumeError(std::move(Err));
+      return inputError((Path + "(" + Member + ")").str(),
+                        toString(Bytes.takeError()));
+    }
+    consumeError(std::move(Err));
+    return classifyMagic(*Bytes);
+  }
+  if (Err)
+    return inputError(Path, toString(std::move(Err)));
+  return inputError(Path, "has no member named '" + Member + "'");
+}
+
+Expected<InputKind> kiln::classifyLinkerInput(StringRef Path,
+                                              StringRef Member) {
+  return runGuarded([&] { return classifyLinkerInputUnguarded(Path, Member); },
+                    [&]() -> Expected<InputKind> {
+                      return inputError(
+                          Path, "corrupt archive: LLVM's archive reader "
+                                "failed on its contents");
+                    });
 }
 
 Error kiln::readLinkerInput(StringRef Path, LinkerInputs &Inputs) {
+  return readLinkerInputMember(Path, "", Inputs);
+}
+
+Error kiln::readLinkerInputMember(StringRef Path, StringRef Member,
+                                  LinkerInputs &Inputs) {
   // The inputs are partially read after a crash; the caller does not use
   // them then.
-  return runGuarded([&] { return readLinkerInputUnguarded(Path, Inputs); },
-                    [&] {
-                      return inputError(Path, "corrupt object file: LLVM's "
-                                              "object reader failed on its "
-                                              "contents");
-                    });
+  return runGuarded(
+      [&] { return readLinkerInputUnguarded(Path, Member, Inputs); },
+      [&] {
+        return inputError(Path, "corrupt object file: LLVM's "
+                                "object reader failed on its "
+                                "contents");
+      });
 }
 
 std::string kiln::getNodeKey(const InputFunction &F) {

@@ -48,9 +48,6 @@ struct OrderCommandOptions {
 llvm::Error runOrderCommand(const OrderCommandOptions &Opts,
                             llvm::raw_ostream &Diag);
 
-/// Parses a page size: bytes, or with a K/M suffix (4K, 16K, 64K, 2M).
-llvm::Expected<uint64_t> parsePageSize(llvm::StringRef Text);
-
 } // namespace kiln
 
 #endif // KILN_TOOLS_ORDERCOMMAND_H

@@ -63,6 +63,13 @@ enum class OrderingAlgorithm {
 /// \returns the `--algorithm=` spelling.
 llvm::StringRef getOrderingAlgorithmName(OrderingAlgorithm Algorithm);
 
+/// Parses an `--algorithm=` spelling (the inverse of getOrderingAlgorithmName).
+llvm::Expected<OrderingAlgorithm> parseOrderingAlgorithm(llvm::StringRef Name);
+
+/// Parses a page size: bytes, or with a K/M suffix (4K, 16K, 64K, 2M); it
+/// must be a power of two.
+llvm::Expected<uint64_t> parsePageSize(llvm::StringRef Text);
+
 struct PlanOptions {
   OrderingAlgorithm Algorithm = OrderingAlgorithm::Kiln;
   layout::CompositeLayoutConfig Composite;

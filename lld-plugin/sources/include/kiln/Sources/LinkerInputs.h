@@ -87,6 +87,25 @@ struct LinkerInputs {
 /// object reader becomes an error too.
 llvm::Error readLinkerInput(llvm::StringRef Path, LinkerInputs &Inputs);
 
+/// What a file (or archive member) given to a linker is.
+enum class InputKind {
+  Relocatable, ///< A native object: Kiln reads its functions.
+  Bitcode,     ///< LLVM bitcode: becomes native only in LTO.
+  Archive,     ///< An archive (its members are inputs of their own).
+  Linked,      ///< A shared library, executable, stub or import library.
+  Other,       ///< Anything else (linker scripts, ...).
+};
+
+/// \returns what \p Path (or its archive member \p Member) is, from its
+/// magic bytes; an error naming the file if it cannot be read.
+llvm::Expected<InputKind> classifyLinkerInput(llvm::StringRef Path,
+                                              llvm::StringRef Member = "");
+
+/// Reads only the member \p Member of the archive at \p Path (the first of
+/// that name), or the whole file if \p Member is empty, as readLinkerInput.
+llvm::Error readLinkerInputMember(llvm::StringRef Path, llvm::StringRef Member,
+                                  LinkerInputs &Inputs);
+
 /// \returns the CallGraph key of \p F: its name if it is global, and
 /// `<object>:<name>` if it is local, so that same-named statics of
 /// different objects stay distinct nodes.

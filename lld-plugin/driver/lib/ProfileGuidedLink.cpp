@@ -1,0 +1,421 @@
+//===- ProfileGuidedLink.cpp - kiln-lld --kiln-profile --------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/LLDDriver/ProfileGuidedLink.h"
+#include "kiln/LLDDriver/ProfileGuidedLinkSteps.h"
+
+#include "kiln/Order/OrderFile.h"
+#include "kiln/Order/OrderPlanner.h"
+#include "kiln/Order/OrderReport.h"
+#include "kiln/Order/PrereadPlan.h"
+#include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Support/Version.inc"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace llvm;
+using namespace kiln;
+
+static constexpr StringLiteral ToolName = "kiln-lld";
+
+static Error linkError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message.str());
+}
+
+namespace {
+/// A scratch directory for the preliminary link, removed when done.
+class ScratchDirectory {
+public:
+  Error create() {
+    SmallString<128> Dir;
+    if (std::error_code EC = sys::fs::createUniqueDirectory("kiln-lld", Dir))
+      return linkError("cannot create a scratch directory: " + EC.message());
+    Path = Dir.str().str();
+    return Error::success();
+  }
+  /// Keeps the directory for inspection (`--kiln-save-temps`).
+  void keep(raw_ostream &Diag) {
+    Diag << ToolName << ": kept the preliminary link's files in " << Path
+         << '\n';
+    Kept = true;
+  }
+  ~ScratchDirectory() {
+    if (!Path.empty() && !Kept)
+      sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
+  }
+  std::string file(StringRef Name) const {
+    SmallString<128> P(Path);
+    sys::path::append(P, Name);
+    return P.str().str();
+  }
+
+private:
+  std::string Path;
+  bool Kept = false;
+};
+
+class ProfileGuidedLink {
+public:
+  ProfileGuidedLink(LinkerFlavor Flavor, ArrayRef<std::string> LinkerArgs,
+                    const KilnLinkOptions &Options, RunLinkerFn RunLinker,
+                    raw_ostream &Stdout, raw_ostream &Diag)
+      : Flavor(Flavor), LinkerArgs(LinkerArgs), Options(Options),
+        RunLinker(RunLinker), Stdout(Stdout), Diag(Diag) {}
+
+  int run();
+
+private:
+  /// Kiln cannot help this link: with --kiln-strict an error, otherwise a
+  /// warning and the link as the user wrote it.
+  int linkWithoutKiln(Error Why);
+  Error checkOptions();
+  Expected<LinkerInputs> readLinkedObjects(StringRef TraceStdout,
+                                           StringRef TraceStderr,
+                                           const ScratchPaths &Scratch);
+  Error checkCoverage(const OrderPlan &Plan);
+  Expected<std::string> writeOrder(const OrderPlan &Plan,
+                                   const LinkerInputs &Inputs,
+                                   StringRef ScratchOrderFile);
+  void writePrereadPlan(const OrderPlan &Plan, const LinkerInputs &Inputs);
+  void warn(const Twine &Message) {
+    WithColor::warning(Diag, ToolName) << Message << '\n';
+  }
+
+  LinkerFlavor Flavor;
+  ArrayRef<std::string> LinkerArgs;
+  const KilnLinkOptions &Options;
+  RunLinkerFn RunLinker;
+  raw_ostream &Stdout;
+  raw_ostream &Diag;
+
+  std::vector<ScenarioSpec> Scenarios;
+  PlanOptions Plan;
+  OrderFileReport Written;
+};
+} // namespace
+
+int ProfileGuidedLink::linkWithoutKiln(Error Why) {
+  if (Options.Strict) {
+    WithColor::error(Diag, ToolName) << toString(std::move(Why)) << '\n';
+    return 1;
+  }
+  warn(toString(std::move(Why)) + "; linking without Kiln's order");
+  return RunLinker(LinkerArgs, Stdout, Diag);
+}
+
+Error ProfileGuidedLink::checkOptions() {
+  Expected<std::vector<ScenarioSpec>> Specs =
+      parseScenarioSpecs(Options.Scenarios);
+  if (!Specs)
+    return Specs.takeError();
+  Scenarios = std::move(*Specs);
+  for (const ScenarioSpec &S : Scenarios)
+    if (!sys::fs::exists(S.Path))
+      return linkError(S.Path + ": no such profile");
+  Expected<OrderingAlgorithm> Algorithm =
+      parseOrderingAlgorithm(Options.Algorithm);
+  if (!Algorithm)
+    return linkError("--kiln-algorithm: " + toString(Algorithm.takeError()));
+  Plan.Algorithm = *Algorithm;
+  Expected<uint64_t> PageSize = parsePageSize(Options.PageSize);
+  if (!PageSize)
+    return linkError("--kiln-page-size: " + toString(PageSize.takeError()));
+  Plan.Composite.PageSize = *PageSize;
+  if (Flavor == LinkerFlavor::MinGW || Flavor == LinkerFlavor::Unknown)
+    return linkError("profile-guided links are supported for ELF, COFF "
+                     "(lld-link) and Mach-O, not for " +
+                     getFlavorName(Flavor));
+  return Error::success();
+}
+
+/// The native objects LTO produced: the files lld saved at the LTO object
+/// path (`lto.o`, `lto.o1`, ... for ELF; `<n>.<arch>.lto.o` in a directory
+/// for Mach-O; the merged object for lld-link) and the scratch ThinLTO
+/// cache's files, since lld saves an empty file for a backend whose object
+/// went through the cache. Empty files and second copies are left out.
+static std::vector<std::string> listLTOObjects(LinkerFlavor Flavor,
+                                               const ScratchPaths &Scratch) {
+  std::vector<std::string> Saved, Cached;
+  auto ListDirectory = [](StringRef Dir, auto Wanted,
+                          std::vector<std::string> &Into) {
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (Wanted(sys::path::filename(It->path())))
+        Into.push_back(It->path());
+  };
+  if (Flavor == LinkerFlavor::MachO) {
+    ListDirectory(
+        Scratch.LTOObjects,
+        [](StringRef Name) { return Name.ends_with(".lto.o"); }, Saved);
+  } else {
+    StringRef Base = sys::path::filename(Scratch.LTOObjects);
+    ListDirectory(
+        sys::path::parent_path(Scratch.LTOObjects),
+        [Base](StringRef Name) {
+          uint64_t Task;
+          return Name.consume_front(Base) &&
+                 (Name.empty() || !Name.getAsInteger(10, Task));
+        },
+        Saved);
+  }
+  ListDirectory(
+      Scratch.LTOCache,
+      [](StringRef Name) { return Name.starts_with("llvmcache-"); }, Cached);
+  // Directory order is the file system's: sort for determinism.
+  llvm::sort(Saved);
+  llvm::sort(Cached);
+  llvm::append_range(Saved, Cached);
+
+  std::vector<std::string> Paths;
+  DenseSet<uint64_t> SeenContents;
+  for (const std::string &Path : Saved) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(
+        Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!Buffer || (*Buffer)->getBufferSize() == 0)
+      continue;
+    if (SeenContents.insert(xxh3_64bits((*Buffer)->getBuffer())).second)
+      Paths.push_back(Path);
+  }
+  return Paths;
+}
+
+Expected<LinkerInputs> ProfileGuidedLink::readLinkedObjects(
+    StringRef TraceStdout, StringRef TraceStderr, const ScratchPaths &Scratch) {
+  LinkerInputs Inputs;
+  for (const TracedInput &In :
+       parseTracedInputs(TraceStdout, TraceStderr, Flavor)) {
+    // Lines of lld's output that are not files (warnings, maps) are not
+    // inputs.
+    if (!sys::fs::is_regular_file(In.Path))
+      continue;
+    Expected<InputKind> Kind = classifyLinkerInput(In.Path, In.Member);
+    if (!Kind)
+      return Kind.takeError();
+    // Bitcode becomes the LTO objects read below; shared libraries and
+    // archives as such place no code of their own.
+    if (*Kind != InputKind::Relocatable)
+      continue;
+    if (Error E = readLinkerInputMember(In.Path, In.Member, Inputs))
+      return std::move(E);
+  }
+  for (const std::string &Path : listLTOObjects(Flavor, Scratch)) {
+    Expected<InputKind> Kind = classifyLinkerInput(Path);
+    if (!Kind)
+      return Kind.takeError();
+    if (*Kind != InputKind::Relocatable)
+      continue;
+    if (Error E = readLinkerInput(Path, Inputs))
+      return std::move(E);
+  }
+  if (Inputs.Functions.empty())
+    return linkError("the link has no native function Kiln could order");
+  return Inputs;
+}
+
+Error ProfileGuidedLink::checkCoverage(const OrderPlan &Planned) {
+  bool AnyBound = false;
+  for (const ProfileCoverage &C : Planned.Coverage) {
+    if (C.Path.empty() || C.Executed == 0)
+      continue;
+    if (C.Bound == 0)
+      warn(C.Path + ": none of its " + Twine(C.Executed) +
+           " executed functions is a function of this link (a profile of "
+           "another program?)");
+    AnyBound |= C.Bound > 0;
+  }
+  if (!AnyBound)
+    return linkError("no profile matches this link's functions");
+  return Error::success();
+}
+
+static OrderFileFormat getOrderFileFormat(LinkerFlavor Flavor) {
+  switch (Flavor) {
+  case LinkerFlavor::COFF:
+    return OrderFileFormat::COFF;
+  case LinkerFlavor::MachO:
+    return OrderFileFormat::MachO;
+  default:
+    return OrderFileFormat::ELF;
+  }
+}
+
+Expected<std::string>
+ProfileGuidedLink::writeOrder(const OrderPlan &Planned,
+                              const LinkerInputs &Inputs,
+                              StringRef ScratchOrderFile) {
+  std::string Path =
+      Options.OrderOut.empty() ? ScratchOrderFile.str() : Options.OrderOut;
+  OrderFileOptions FileOpts;
+  FileOpts.Format = getOrderFileFormat(Flavor);
+  std::string Command = join(LinkerArgs, " ");
+  FileOpts.Header = {
+      "Generated by kiln-lld " KILN_VERSION_STRING
+      " (LLVM " KILN_LLVM_VERSION_STRING ")",
+      "link: " + Command, ("profiles: " + join(Options.Scenarios, " ")),
+      ("format: " + getOrderFileFormatName(FileOpts.Format) + "; algorithm: " +
+       Options.Algorithm + "; page size: " + Twine(Plan.Composite.PageSize))
+          .str()};
+  std::error_code EC;
+  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return linkError(Path + ": " + EC.message());
+  Written = writeOrderFile(Inputs, Planned.Functions, FileOpts, Out.os());
+  Out.keep();
+
+  OrderReportContext Context;
+  Context.Tool = ToolName;
+  Context.OutputName = Path;
+  Context.Format = getOrderFileFormatName(FileOpts.Format);
+  Context.Algorithm = Plan.Algorithm;
+  Context.PageSize = Plan.Composite.PageSize;
+  if (Options.Verbose)
+    printOrderSummary(Context, Planned, Inputs, Written, Diag);
+  if (!Options.ReportOut.empty()) {
+    ToolOutputFile Report(Options.ReportOut, EC, sys::fs::OF_Text);
+    if (EC)
+      return linkError(Options.ReportOut + ": " + EC.message());
+    writeOrderReportJSON(Context, Planned, Inputs, Written, Report.os());
+    Report.keep();
+  }
+  return Path;
+}
+
+void ProfileGuidedLink::writePrereadPlan(const OrderPlan &Planned,
+                                         const LinkerInputs &Inputs) {
+  std::vector<std::string> Startup;
+  StringSet<> Seen;
+  for (size_t I = 0; I < Planned.Functions.size(); ++I)
+    if (I < Planned.Groups.size() &&
+        Planned.Groups[I] == layout::LayoutGroup::Startup) {
+      const std::string &Name = Inputs.Functions[Planned.Functions[I]].Name;
+      if (Seen.insert(Name).second)
+        Startup.push_back(Name);
+    }
+  if (Startup.empty()) {
+    warn("--kiln-preread-out: the order has no startup group (give "
+         "--kiln-startup-profile=, and --kiln-algorithm=kiln); no plan "
+         "written");
+    return;
+  }
+  std::string Binary = findOutputPath(LinkerArgs, Flavor);
+  if (Binary.empty()) {
+    warn("--kiln-preread-out: name the output (/out:) so Kiln can find it");
+    return;
+  }
+  Expected<PrereadRange> Range =
+      findPrereadRange(Binary, Startup, Plan.Composite.PageSize);
+  if (!Range) {
+    warn("--kiln-preread-out: " + toString(Range.takeError()));
+    return;
+  }
+  std::error_code EC;
+  ToolOutputFile Out(Options.PrereadOut, EC, sys::fs::OF_Text);
+  if (EC) {
+    warn(Options.PrereadOut + ": " + EC.message());
+    return;
+  }
+  writePrereadPlanJSON(*Range, Out.os());
+  Out.keep();
+  Expected<bool> Recorded = recordPrereadRange(Binary, *Range);
+  if (!Recorded)
+    warn("--kiln-preread-out: " + toString(Recorded.takeError()));
+  else if (Options.Verbose)
+    Diag << ToolName << ": startup range " << Range->Length << " bytes ("
+         << Range->getPages() << " pages) at file offset " << Range->FileOffset
+         << (*Recorded ? ", recorded for kiln_preread()" : "") << '\n';
+}
+
+int ProfileGuidedLink::run() {
+  std::vector<std::string> Conflicts =
+      findConflictingOrderOptions(LinkerArgs, Flavor);
+  if (!Conflicts.empty()) {
+    WithColor::error(Diag, ToolName)
+        << Conflicts.front()
+        << " and --kiln-profile both decide the order of functions; drop "
+           "one of them\n";
+    return 1;
+  }
+  if (Error E = checkOptions())
+    return linkWithoutKiln(std::move(E));
+
+  ScratchDirectory Scratch;
+  if (Error E = Scratch.create())
+    return linkWithoutKiln(std::move(E));
+  if (Options.SaveTemps)
+    Scratch.keep(Diag);
+  ScratchPaths Paths;
+  Paths.Output = Scratch.file("preliminary.out");
+  if (Flavor == LinkerFlavor::MachO) {
+    Paths.LTOObjects = Scratch.file("lto-objects");
+    sys::fs::create_directory(Paths.LTOObjects);
+  } else {
+    Paths.LTOObjects =
+        Scratch.file(Flavor == LinkerFlavor::COFF ? "lto.obj" : "lto.o");
+  }
+  // Both links share a scratch ThinLTO cache, so backends run once and the
+  // preliminary link's objects can be read from it. It overrides a cache the
+  // user named (the last cache option wins), which this link then neither
+  // reads nor fills.
+  Paths.LTOCache = Scratch.file("thinlto-cache");
+  if (std::string UserCache = findUserLTOCache(LinkerArgs, Flavor);
+      !UserCache.empty() && Options.Verbose)
+    Diag << ToolName << ": note: this link uses a scratch ThinLTO cache, not "
+         << UserCache << '\n';
+
+  std::string TraceOut, TraceErr;
+  raw_string_ostream TraceOutStream(TraceOut), TraceErrStream(TraceErr);
+  int Preliminary =
+      RunLinker(buildPreliminaryLinkArgs(LinkerArgs, Flavor, Paths),
+                TraceOutStream, TraceErrStream);
+  if (Preliminary != 0) {
+    // The user's link fails as it is: show why, as lld would have.
+    Diag << TraceErr;
+    return Preliminary;
+  }
+
+  Expected<LinkerInputs> Inputs = readLinkedObjects(TraceOut, TraceErr, Paths);
+  if (!Inputs)
+    return linkWithoutKiln(Inputs.takeError());
+  Expected<OrderPlan> Planned = planOrder(*Inputs, Scenarios, Plan);
+  if (!Planned)
+    return linkWithoutKiln(Planned.takeError());
+  if (Error E = checkCoverage(*Planned))
+    return linkWithoutKiln(std::move(E));
+  Expected<std::string> OrderFile =
+      writeOrder(*Planned, *Inputs, Scratch.file("order.txt"));
+  if (!OrderFile)
+    return linkWithoutKiln(OrderFile.takeError());
+
+  int Final = RunLinker(
+      buildFinalLinkArgs(LinkerArgs, Flavor, *OrderFile, Paths.LTOCache),
+      Stdout, Diag);
+  if (Final == 0 && !Options.PrereadOut.empty())
+    writePrereadPlan(*Planned, *Inputs);
+  return Final;
+}
+
+int kiln::runProfileGuidedLink(LinkerFlavor Flavor,
+                               ArrayRef<std::string> LinkerArgs,
+                               const KilnLinkOptions &Options,
+                               RunLinkerFn RunLinker, raw_ostream &Stdout,
+                               raw_ostream &Diag) {
+  return ProfileGuidedLink(Flavor, LinkerArgs, Options, RunLinker, Stdout, Diag)
+      .run();
+}
