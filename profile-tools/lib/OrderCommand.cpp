@@ -122,6 +122,7 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
   Out.keep();
   OrderReportContext Context;
   Context.Tool = "kiln order";
+  Context.Program = "kiln";
   Context.OutputName =
       Opts.Output == "-" ? StringRef("<stdout>") : StringRef(Opts.Output);
   Context.Format =

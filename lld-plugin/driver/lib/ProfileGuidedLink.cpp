@@ -281,6 +281,7 @@ ProfileGuidedLink::writeOrder(const OrderPlan &Planned,
 
   OrderReportContext Context;
   Context.Tool = ToolName;
+  Context.Program = ToolName;
   Context.OutputName = Path;
   Context.Format = getOrderFileFormatName(FileOpts.Format);
   Context.Algorithm = Plan.Algorithm;

@@ -324,6 +324,7 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
   if (Plan.Functions.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no function of the inputs was executed in any "
-                             "profile: nothing to order");
+                             "profile (profiles of another program?): nothing "
+                             "to order");
   return std::move(Plan);
 }

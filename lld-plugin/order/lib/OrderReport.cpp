@@ -46,7 +46,7 @@ void kiln::printOrderSummary(const OrderReportContext &Context,
          << "% of their counts)\n";
     if (C.Unbound.empty())
       continue;
-    WithColor::warning(Diag, Context.Tool)
+    WithColor::warning(Diag, Context.Program)
         << C.Path << ": " << C.Unbound.size()
         << " executed function(s) could not be bound to one symbol of the "
            "inputs and are not ordered\n";
@@ -60,7 +60,7 @@ void kiln::printOrderSummary(const OrderReportContext &Context,
   auto ListIssues = [&](ArrayRef<OrderFileIssue> Issues, StringRef What) {
     if (Issues.empty())
       return;
-    WithColor::warning(Diag, Context.Tool)
+    WithColor::warning(Diag, Context.Program)
         << What << ": " << Issues.size() << '\n';
     for (size_t I = 0; I < std::min(Issues.size(), MaxListedProblems); ++I) {
       const InputFunction &F = Inputs.Functions[Issues[I].Function];

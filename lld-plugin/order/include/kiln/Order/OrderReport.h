@@ -31,7 +31,8 @@ namespace kiln {
 
 /// How an order was produced, for the reports.
 struct OrderReportContext {
-  llvm::StringRef Tool;       ///< "kiln order", "kiln-lld": message prefix.
+  llvm::StringRef Tool;       ///< "kiln order", "kiln-lld": the summary's.
+  llvm::StringRef Program;    ///< "kiln", "kiln-lld": prefix of warnings.
   llvm::StringRef OutputName; ///< Where the ordering file went.
   llvm::StringRef Format;     ///< "elf", "coff", "macho" or "edges".
   OrderingAlgorithm Algorithm = OrderingAlgorithm::Kiln;
