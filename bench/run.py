@@ -41,6 +41,7 @@ import os
 import re
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -269,6 +270,63 @@ CONFIGS.append(
         ldflags=THINLTO_LDFLAGS,
         training="irpgo",
         prepare=kiln_order_prepare,
+        stock=False,
+    ))
+
+def kiln_lld_prepare(ctx: "PrepareContext") -> list[str]:
+    """The one-command link: `kiln-lld --kiln-profile= --kiln-startup-profile=`
+    computes the order from the objects the link really uses (ThinLTO's
+    backend objects, with their post-inlining call graph) and links with it."""
+    kiln = ctx.harness.tools.kiln
+    kiln_lld = Path(kiln).parent / "kiln-lld" if kiln else None
+    if not kiln_lld or not kiln_lld.is_file():
+        raise StepError("[%s] kiln-lld not found in --kiln-bin=%s; build Kiln first"
+                        % (ctx.config.name, ctx.harness.args.kiln_bin))
+    profiles = ctx.scenario_profiles
+    return ["-fuse-ld=%s" % kiln_lld,
+            "-Wl,--kiln-startup-profile=%s" % profiles["startup"],
+            "-Wl,--kiln-profile=%s" % profiles["steady"],
+            "-Wl,--kiln-order-out=%s" % (ctx.dir / "kiln-lld.order"),
+            "-Wl,--kiln-report=%s" % (ctx.dir / "kiln-lld-order.json")]
+
+
+CONFIGS.append(
+    Config(
+        name="Kiln-lld",
+        description="PGO + -flto=thin, one-command `kiln-lld --kiln-profile= "
+                    "--kiln-startup-profile=` link (order from the link's own objects)",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_lld_prepare,
+        stock=False,
+    ))
+
+def kiln_lld_preread_prepare(ctx: "PrepareContext") -> list[str]:
+    """The one-command link plus the pre-read plan, with Kiln's runtime helper
+    called from a constructor (bench/lib/preread_ctor.c)."""
+    flags = kiln_lld_prepare(ctx)
+    kiln_bin = Path(ctx.harness.tools.kiln).parent
+    helper = kiln_bin.parent / "lib" / "libkiln_preread.a"
+    if not helper.is_file():
+        raise StepError("[%s] %s not found; build Kiln first" % (ctx.config.name, helper))
+    ctor = ctx.dir / "preread_ctor.o"
+    ctx.run([ctx.harness.tools.clang, "-O2", "-c", str(BENCH_DIR / "lib" / "preread_ctor.c"),
+             "-I", str(REPO_DIR / "lld-plugin" / "runtime" / "include"), "-o", str(ctor)],
+            "compile-preread-ctor")
+    return flags + [str(ctor), str(helper),
+                    "-Wl,--kiln-preread-out=%s" % (ctx.dir / "preread.json")]
+
+
+CONFIGS.append(
+    Config(
+        name="Kiln-lld+preread",
+        description="Kiln-lld, plus the pre-read plan and kiln_preread() run from a "
+                    "constructor (MADV_POPULATE_READ of the startup range)",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_lld_preread_prepare,
         stock=False,
     ))
 
@@ -719,6 +777,8 @@ class Harness:
         for mode, out in outputs.items():
             self.check_output(cfg.name, mode, out, d)
 
+        faults = startup_faults([exe] + scenarios["startup"], stage, staged, env)
+
         # Static figures.
         sizes = section_sizes(run_cmd([self.tools.size, "-A", str(build.exe)],
                                       d / "logs" / "size.log", "llvm-size").stdout.decode())
@@ -780,7 +840,10 @@ class Harness:
             "pages_per_bound": report.ratio,
             "steady_pages": steady.pages,
             "steady_lower_bound": steady.lower_bound,
+            "startup_minor_faults": faults["minor"],
+            "startup_major_faults_evicted": faults["major_evicted"],
             "_details": {
+                "startup_faults": faults,
                 "steady_pages": steady.to_dict(),
                 "cachegrind_steady": cache,
                 "text_sections": text,
@@ -790,6 +853,58 @@ class Harness:
                 "output_bytes": {m: len(o) for m, o in outputs.items()},
             },
         }
+
+
+FAULT_RUNS = 7  # native startup runs per configuration for the fault counts
+
+
+def run_and_count_faults(cmd: Sequence[str], cwd: Path, env: dict) -> tuple[int, int]:
+    """Run `cmd` to completion; return its (minor, major) page faults."""
+    proc = subprocess.Popen(list(cmd), cwd=str(cwd), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise StepError("`%s` exited with %d while counting faults" % (" ".join(cmd),
+                                                                         proc.returncode))
+    return usage.ru_minflt, usage.ru_majflt
+
+
+def evict_from_page_cache(path: Path) -> None:
+    """Drop the file's pages from the page cache (clean pages only)."""
+    fd = os.open(str(path), os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def startup_faults(cmd: Sequence[str], cwd: Path, exe: Path, env: dict) -> dict:
+    """Page faults of the startup scenario, native, as medians of FAULT_RUNS:
+    minor faults with the binary in the page cache (each first touch of a
+    mapped page that fault-around has not mapped yet), and major faults after
+    evicting the binary with POSIX_FADV_DONTNEED.  The second figure depends
+    on the disk's read-ahead (see read_ahead_kb), which the notes print."""
+    minor, major = [], []
+    for _ in range(FAULT_RUNS):
+        minor.append(run_and_count_faults(cmd, cwd, env)[0])
+        evict_from_page_cache(exe)
+        major.append(run_and_count_faults(cmd, cwd, env)[1])
+    return {"minor": int(statistics.median(minor)),
+            "major_evicted": int(statistics.median(major)),
+            "minor_runs": minor, "major_evicted_runs": major}
+
+
+def read_ahead_kb() -> dict:
+    """Read-ahead of each block device, for the notes on major faults."""
+    out = {}
+    for dev in sorted(Path("/sys/block").glob("*")):
+        try:
+            out[dev.name] = int((dev / "queue" / "read_ahead_kb").read_text())
+        except (OSError, ValueError):
+            pass
+    return out
 
 
 def slug(name: str) -> str:
@@ -861,6 +976,8 @@ COLUMNS = [
     ("pages/bound", "pages_per_bound"),
     ("steady pages", "steady_pages"),
     ("bound", "steady_lower_bound"),
+    ("startup faults", "startup_minor_faults"),
+    ("evicted: major", "startup_major_faults_evicted"),
 ]
 
 
@@ -901,6 +1018,7 @@ def table_rows(results: list[dict]) -> list[list[str]]:
             fmt_int(m["startup_pages"]), fmt_int(m["startup_lower_bound"]),
             fmt_ratio(m["pages_per_bound"]),
             fmt_int(m["steady_pages"]), fmt_int(m["steady_lower_bound"]),
+            fmt_int(m["startup_minor_faults"]), fmt_int(m["startup_major_faults_evicted"]),
         ])
     return rows
 
@@ -941,6 +1059,11 @@ def notes(results: list[dict], harness: Harness) -> list[str]:
         if info["warnings"]:
             out.append("  compile warnings in the instrumented build: " +
                        ", ".join("%s x%d" % kv for kv in sorted(info["warnings"].items())))
+    out.append("startup faults: median of %d native startup runs, minor faults with the "
+               "binary cached; 'evicted: major' after POSIX_FADV_DONTNEED of the binary, "
+               "under read-ahead %s KiB (a large read-ahead brings the whole binary in on "
+               "the first fault)" % (FAULT_RUNS, ", ".join(
+                   "%s=%d" % kv for kv in read_ahead_kb().items()) or "unknown"))
     if harness.reference_name:
         out.append("program output (startup, steady; native and under valgrind) of every "
                    "measured configuration is byte-identical to %s's" % harness.reference_name)

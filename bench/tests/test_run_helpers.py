@@ -71,7 +71,8 @@ class TableTest(unittest.TestCase):
         metrics = {"ir_steady": ir, "i1_misses_steady": i1, "text_bytes": 1000,
                    "dyn_relocs": 10, "dyn_relocs_relative": 8, "startup_pages": 6,
                    "startup_lower_bound": 4, "pages_per_bound": 1.5,
-                   "steady_pages": 9, "steady_lower_bound": 7}
+                   "steady_pages": 9, "steady_lower_bound": 7,
+                   "startup_minor_faults": 55, "startup_major_faults_evicted": 3}
         return {"name": name, "stock": True, "status": status, "error": "boom",
                 "metrics": metrics if status == "ok" else None}
 
@@ -85,8 +86,8 @@ class TableTest(unittest.TestCase):
         self.assertEqual(len(text), 5)
         self.assertIn("0.500", text[3])
         self.assertIn("10 (8)", text[2])
-        # The steady-state working set closes each row.
-        self.assertTrue(text[2].rstrip().endswith("9      7"), text[2])
+        # The steady-state working set, then the fault counts close each row.
+        self.assertRegex(text[2], r" 9 +7 +55 +3$")
         self.assertTrue(text[4].startswith("X") and "ERROR" in text[4])
 
 
