@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Passes/PassRegistry.h"
+#include "EnvironmentOptions.h"
 #include "PipelineExtensions.h"
 
 #include "kiln/Passes/FunctionProfile.h"
@@ -62,6 +63,8 @@ static bool isAlreadyRegistered(PassBuilder &PB) {
 void kiln::registerKilnPassBuilderCallbacks(PassBuilder &PB) {
   if (isAlreadyRegistered(PB))
     return;
+  // Before the pipelines are built, so the options shape them.
+  applyEnvironmentOptions();
 
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
 #define MODULE_ANALYSIS(NAME, CREATE_PASS)                                     \

@@ -34,6 +34,30 @@
 ; REMARK:    Pass: kiln-profile
 ; REMARK:    Function: exported
 ; PLAIN:     Unknown command line argument '-kiln-print-function-profile'
+;
+; So plain ld.lld takes Kiln's options from KILN_OPTIONS, read when the
+; plugin is registered: in full LTO and in each ThinLTO backend.
+; RUN: env KILN_OPTIONS='-kiln-print-function-profile' ld.lld -shared \
+; RUN:   --load-pass-plugin=%kiln_plugin %t/full.o -o %t/env.so 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=ENV-FULL
+; RUN: env KILN_OPTIONS='--kiln-print-function-profile' ld.lld -shared \
+; RUN:   --load-pass-plugin=%kiln_plugin --thinlto-jobs=2 %t/thin.o \
+; RUN:   -o %t/env-thin.so 2>&1 | FileCheck %s --check-prefix=ENV-THIN
+; A bad KILN_OPTIONS is a warning and the link goes on without it.
+; RUN: env KILN_OPTIONS='-kiln-no-such-option' ld.lld -shared \
+; RUN:   --load-pass-plugin=%kiln_plugin %t/full.o -o %t/bad.so 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=ENV-BAD
+; RUN: env KILN_OPTIONS='-O0 -kiln-print-function-profile' ld.lld -shared \
+; RUN:   --load-pass-plugin=%kiln_plugin %t/full.o -o %t/foreign.so 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=ENV-FOREIGN
+; RUN: llvm-nm -D %t/bad.so | FileCheck %s --check-prefix=SYMS
+
+; ENV-FULL:    kiln-function-profile: module 'ld-temp.o' summary=none at=fulllto
+; ENV-THIN:    kiln-function-profile: module '{{.*}}thin.o' summary=none at=thinlto-backend
+; ENV-BAD:     kiln: warning: KILN_OPTIONS: {{.*}}Unknown command line argument '-kiln-no-such-option'
+; ENV-BAD-NOT: kiln-function-profile
+; ENV-FOREIGN: kiln: warning: KILN_OPTIONS: '-O0' is not a Kiln option (-kiln-...); KILN_OPTIONS ignored
+; ENV-FOREIGN-NOT: kiln-function-profile
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
