@@ -18,6 +18,7 @@
 #include "kiln/Passes/PassRegistry.h"
 #include "PipelineExtensions.h"
 
+#include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionProfile.h"
 #include "kiln/Support/Version.inc"
 

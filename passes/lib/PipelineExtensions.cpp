@@ -21,6 +21,7 @@
 
 #include "PipelineExtensions.h"
 
+#include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionProfile.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -40,6 +41,12 @@ static cl::opt<bool> EmitProfileRemarks(
     cl::desc("emit a 'kiln-profile' analysis remark per function with its "
              "entry count and temperature at the end of each optimization "
              "pipeline"));
+
+static cl::opt<bool> RecordCallGraphProfile(
+    "kiln-callgraph-profile", cl::init(false),
+    cl::desc("write Kiln's call graph (all value-profiled indirect targets "
+             "included) into the 'CG Profile' module flag at the end of full "
+             "LTO, replacing the one LLVM's CGProfile pass wrote there"));
 
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
@@ -64,6 +71,16 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
     MPM.addPass(kiln::ProfileRemarksPass());
   if (PrintFunctionProfile)
     MPM.addPass(kiln::FunctionProfilePrinterPass(errs(), getPhaseName(Phase)));
+  // Only at the end of full LTO, the one position that follows CGProfilePass:
+  // everywhere else CGProfilePass runs after OptimizerLast (compile, ThinLTO
+  // backends) or later on the same module (ThinLTO pre-link bitcode), and it
+  // appends its flag without looking, so a flag written here would make the
+  // module invalid (two "CG Profile" flags). Replace, not merge: the flag
+  // CGProfilePass just wrote counts the same calls. See
+  // docs/Passes/CallGraph.rst.
+  if (RecordCallGraphProfile && Phase == ThinOrFullLTOPhase::FullLTOPostLink)
+    MPM.addPass(kiln::RecordCallGraphPass(
+        kiln::RecordCallGraphPass::ExistingFlag::Replace));
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
