@@ -20,6 +20,7 @@
 
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/Passes/PassBuilder.h"

@@ -23,6 +23,7 @@
 
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/SectionPlacement.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,6 +49,12 @@ static cl::opt<bool> RecordCallGraphProfile(
              "included) into the 'CG Profile' module flag at the end of full "
              "LTO, replacing the one LLVM's CGProfile pass wrote there"));
 
+static cl::opt<bool> PlaceSections(
+    "kiln-section-placement", cl::init(false),
+    cl::desc("put each function into its profile's section group (startup, "
+             "hot, warm, cold) at the end of the compile, ThinLTO backend and "
+             "full-LTO pipelines"));
+
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
   case ThinOrFullLTOPhase::None:
@@ -71,6 +78,11 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
     MPM.addPass(kiln::ProfileRemarksPass());
   if (PrintFunctionProfile)
     MPM.addPass(kiln::FunctionProfilePrinterPass(errs(), getPhaseName(Phase)));
+  // Not in ThinLTO pre-link: the backend reruns the pipeline on the module
+  // after importing and inlining, and would take a pre-link placement for the
+  // user's own and refuse to revise it.
+  if (PlaceSections && Phase != ThinOrFullLTOPhase::ThinLTOPreLink)
+    MPM.addPass(kiln::SectionPlacementPass());
   // Only at the end of full LTO, the one position that follows CGProfilePass:
   // everywhere else CGProfilePass runs after OptimizerLast (compile, ThinLTO
   // backends) or later on the same module (ThinLTO pre-link bitcode), and it
