@@ -28,8 +28,11 @@
 ///
 /// USAGE
 ///   opt -load-pass-plugin=KilnPlugin-22.so -passes=kiln-section-placement \
-///       -kiln-startup-functions=startup.txt
+///       -kiln-startup-functions=startup.txt \
 ///       -pass-remarks=kiln-section-placement
+///   clang -fprofile-use=app.profdata -fpass-plugin=KilnPlugin-22.so \
+///       -mllvm -kiln-section-placement \
+///       -mllvm -kiln-startup-profile=startup.profdata ...
 ///
 //===----------------------------------------------------------------------===//
 
@@ -37,14 +40,20 @@
 
 #include "kiln/Passes/FunctionProfile.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ProfileData/InstrProf.h"
+#include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -55,6 +64,12 @@ static cl::opt<std::string> StartupFunctionsOption(
     "kiln-startup-functions", cl::value_desc("file"), cl::init(""),
     cl::desc("file listing the functions run at startup, one IR name per "
              "line ('#' starts a comment line), for kiln-section-placement"));
+
+static cl::opt<std::string> StartupProfileOption(
+    "kiln-startup-profile", cl::value_desc("profdata"), cl::init(""),
+    cl::desc("indexed profile whose temporal traces (-ftemporal-profile, "
+             "collected from a startup run) name the functions run at "
+             "startup, for kiln-section-placement"));
 
 StringRef kiln::getSectionGroupName(SectionGroup Group) {
   switch (Group) {
@@ -73,23 +88,34 @@ StringRef kiln::getSectionGroupName(SectionGroup Group) {
 }
 
 namespace {
-/// The startup list as read from its file.
-struct StartupList {
-  std::string Path; ///< Empty when no list was given.
-  StringSet<> Names;
+/// The startup group's two sources: a list of names, and the temporal traces
+/// of an indexed profile. Either path is empty when not given.
+struct StartupFunctions {
+  std::string ListPath;
+  StringSet<> ListedNames;
+  std::string ProfilePath;
+  /// The functions of this module that some trace names.
+  StringSet<> TracedNames;
+  unsigned NumTraces = 0;
+  /// Distinct functions over all traces, in this module or not.
+  unsigned NumTracedFunctions = 0;
+
+  bool contains(StringRef Name) const {
+    return ListedNames.contains(Name) || TracedNames.contains(Name);
+  }
 };
 } // namespace
 
 // Reads one name per line; blank lines and lines starting with '#' are
 // skipped. \returns false, after a warning naming the file, if it cannot be
 // read: a build must not fail because a profile artifact went missing.
-static bool readStartupList(LLVMContext &Context, StartupList &List) {
+static bool readStartupList(LLVMContext &Context, StartupFunctions &Startup) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(List.Path, /*IsText=*/true);
+      MemoryBuffer::getFile(Startup.ListPath, /*IsText=*/true);
   if (!Buffer) {
     Context.diagnose(DiagnosticInfoGeneric(
         "kiln-section-placement: cannot read the startup function list '" +
-            List.Path + "': " + Buffer.getError().message() +
+            Startup.ListPath + "': " + Buffer.getError().message() +
             "; no function is placed",
         DS_Warning));
     return false;
@@ -100,19 +126,73 @@ static bool readStartupList(LLVMContext &Context, StartupList &List) {
     Line = Line.trim();
     if (Line.empty() || Line.starts_with("#"))
       continue;
-    List.Names.insert(Line);
+    Startup.ListedNames.insert(Line);
+  }
+  return true;
+}
+
+// The names a profile may know F by: the IR-instrumentation name and the
+// front-end one, each as spelled before LTO (`file.c;local`) and after it
+// renamed locals (from the PGOFuncName metadata).
+static SmallVector<std::string, 4> getProfileNames(const Function &F) {
+  SmallVector<std::string, 4> Names;
+  for (bool InLTO : {false, true}) {
+    Names.push_back(getIRPGOFuncName(F, InLTO));
+    Names.push_back(getPGOFuncName(F, InLTO));
+  }
+  return Names;
+}
+
+// Reads the temporal traces of the indexed profile and keeps the functions
+// of M they name: every function a startup run executed is a startup
+// function (the traces hold MD5s of profile names). \returns false, after a
+// warning naming the file and the reason, if the profile cannot be read or
+// has no traces.
+static bool readStartupProfile(Module &M, StartupFunctions &Startup) {
+  auto Warn = [&](const Twine &Why) {
+    M.getContext().diagnose(DiagnosticInfoGeneric(
+        "kiln-section-placement: cannot use the startup profile '" +
+            Startup.ProfilePath + "': " + Why + "; no function is placed",
+        DS_Warning));
+  };
+  IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
+  Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =
+      IndexedInstrProfReader::create(Startup.ProfilePath, *FS);
+  if (!Reader) {
+    Warn(toString(Reader.takeError()));
+    return false;
+  }
+  const auto &Traces = (*Reader)->getTemporalProfTraces();
+  if (Traces.empty()) {
+    Warn("it has no temporal profile traces (profile a build made with "
+         "-ftemporal-profile)");
+    return false;
+  }
+  DenseSet<uint64_t> TracedHashes;
+  for (const TemporalProfTraceTy &Trace : Traces)
+    TracedHashes.insert(Trace.FunctionNameRefs.begin(),
+                        Trace.FunctionNameRefs.end());
+  Startup.NumTraces = Traces.size();
+  Startup.NumTracedFunctions = TracedHashes.size();
+  for (const Function &F : M) {
+    if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
+      continue;
+    if (any_of(getProfileNames(F), [&](const std::string &Name) {
+          return TracedHashes.contains(MD5Hash(Name));
+        }))
+      Startup.TracedNames.insert(F.getName());
   }
   return true;
 }
 
 static kiln::SectionGroup chooseGroup(const kiln::FunctionProfileRecord &Record,
-                                      const StartupList &Startup) {
+                                      const StartupFunctions &Startup) {
   using kiln::ProfileTemperature;
   using kiln::SectionGroup;
   // Startup first: a startup function that is also hot in steady state is
   // still needed before anything else, and keeping the startup set dense is
   // what saves page faults at launch.
-  if (Startup.Names.contains(Record.Name))
+  if (Startup.contains(Record.Name))
     return SectionGroup::Startup;
   switch (Record.Temperature) {
   case ProfileTemperature::Hot:
@@ -178,30 +258,45 @@ static void emitNotPlaced(OptimizationRemarkEmitter &ORE, const Function &F,
   });
 }
 
-// Analysis remark on the module's first placeable function: how much of the
-// startup list this module defines. Names defined in other translation
-// units are expected, so this is information, not a warning.
-static void emitStartupListSummary(OptimizationRemarkEmitter &ORE,
-                                   const Function &F, const StartupList &List,
-                                   unsigned NumDefinedHere) {
-  ORE.emit([&] {
-    return OptimizationRemarkAnalysis(DEBUG_TYPE, "StartupList", &F)
-           << "startup list '" << ore::NV("File", List.Path) << "': "
-           << ore::NV("Listed", static_cast<unsigned>(List.Names.size()))
-           << " names, " << ore::NV("DefinedHere", NumDefinedHere)
-           << " defined in this module, "
-           << ore::NV("Unknown",
-                      static_cast<unsigned>(List.Names.size() - NumDefinedHere))
-           << " not";
-  });
+// Analysis remarks on the module's first placeable function: how much of
+// the startup list and of the startup profile's traces this module defines.
+// Functions of other translation units are expected, so this is
+// information, not a warning.
+static void emitStartupSummary(OptimizationRemarkEmitter &ORE,
+                               const Function &F,
+                               const StartupFunctions &Startup,
+                               unsigned NumListedDefinedHere) {
+  if (!Startup.ListPath.empty())
+    ORE.emit([&] {
+      unsigned NumListed = Startup.ListedNames.size();
+      return OptimizationRemarkAnalysis(DEBUG_TYPE, "StartupList", &F)
+             << "startup list '" << ore::NV("File", Startup.ListPath)
+             << "': " << ore::NV("Listed", NumListed) << " names, "
+             << ore::NV("DefinedHere", NumListedDefinedHere)
+             << " defined in this module, "
+             << ore::NV("Unknown", NumListed - NumListedDefinedHere) << " not";
+    });
+  if (!Startup.ProfilePath.empty())
+    ORE.emit([&] {
+      unsigned NumTracedHere = Startup.TracedNames.size();
+      return OptimizationRemarkAnalysis(DEBUG_TYPE, "StartupProfile", &F)
+             << "startup profile '" << ore::NV("File", Startup.ProfilePath)
+             << "': " << ore::NV("Traced", Startup.NumTracedFunctions)
+             << " functions in " << ore::NV("Traces", Startup.NumTraces)
+             << " traces, " << ore::NV("DefinedHere", NumTracedHere)
+             << " defined in this module";
+    });
 }
 
 PreservedAnalyses kiln::SectionPlacementPass::run(Module &M,
                                                   ModuleAnalysisManager &MAM) {
-  StartupList Startup;
-  Startup.Path = StartupFunctionsFile.empty() ? StartupFunctionsOption
-                                              : StartupFunctionsFile;
-  if (!Startup.Path.empty() && !readStartupList(M.getContext(), Startup))
+  StartupFunctions Startup;
+  Startup.ListPath = StartupFunctionsFile.empty() ? StartupFunctionsOption
+                                                  : StartupFunctionsFile;
+  Startup.ProfilePath = StartupProfileOption;
+  if (!Startup.ListPath.empty() && !readStartupList(M.getContext(), Startup))
+    return PreservedAnalyses::all();
+  if (!Startup.ProfilePath.empty() && !readStartupProfile(M, Startup))
     return PreservedAnalyses::all();
 
   const Triple &TargetTriple = M.getTargetTriple();
@@ -209,16 +304,16 @@ PreservedAnalyses kiln::SectionPlacementPass::run(Module &M,
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
 
-  unsigned NumStartupDefinedHere = 0;
+  unsigned NumListedDefinedHere = 0;
   for (const FunctionProfileRecord &Record : Profile.Functions) {
     const Function *F = M.getFunction(Record.Name);
     if (F && !F->hasAvailableExternallyLinkage() &&
-        Startup.Names.contains(Record.Name))
-      ++NumStartupDefinedHere;
+        Startup.ListedNames.contains(Record.Name))
+      ++NumListedDefinedHere;
   }
 
   bool Changed = false;
-  bool SummaryEmitted = Startup.Path.empty();
+  bool SummaryEmitted = Startup.ListPath.empty() && Startup.ProfilePath.empty();
   for (const FunctionProfileRecord &Record : Profile.Functions) {
     Function *F = M.getFunction(Record.Name);
     // An available_externally body is a copy for inlining; the function is
@@ -228,7 +323,7 @@ PreservedAnalyses kiln::SectionPlacementPass::run(Module &M,
     OptimizationRemarkEmitter &ORE =
         FAM.getResult<OptimizationRemarkEmitterAnalysis>(*F);
     if (!SummaryEmitted) {
-      emitStartupListSummary(ORE, *F, Startup, NumStartupDefinedHere);
+      emitStartupSummary(ORE, *F, Startup, NumListedDefinedHere);
       SummaryEmitted = true;
     }
 
@@ -288,7 +383,12 @@ PreservedAnalyses kiln::SectionPlacementPass::run(Module &M,
       Remark << "placed in " << ore::NV("Group", getSectionGroupName(Group))
              << " (" << ore::NV("Section", Section) << "): ";
       if (Group == SectionGroup::Startup) {
-        Remark << "listed in '" << ore::NV("StartupList", Startup.Path) << "'";
+        if (Startup.ListedNames.contains(Record.Name))
+          Remark << "listed in '" << ore::NV("StartupList", Startup.ListPath)
+                 << "'";
+        else
+          Remark << "in a temporal trace of '"
+                 << ore::NV("StartupProfile", Startup.ProfilePath) << "'";
         return Remark;
       }
       Remark << "temperature "

@@ -10,13 +10,13 @@
 /// Puts each defined function into the section group its profile says, so
 /// the linker keeps each group contiguous: functions run at startup, hot
 /// functions, warm ones and cold ones. The startup group comes from a list
-/// of function names (`-kiln-startup-functions=`, the first-execution order
-/// of a temporal profile gives it); the others from the function's
-/// temperature in kiln::FunctionProfile. ELF gets section prefixes (and, for
-/// startup, a `.text.startup.<name>` section) that lld keeps apart with
-/// `-z keep-text-section-prefix`; COFF gets `.text$k<N><group>` sections that
-/// lld-link sorts by suffix into `.text`; Mach-O has no such mechanism (the
-/// order file carries the placement).
+/// of function names (`-kiln-startup-functions=`) and/or the temporal traces
+/// of an indexed profile of a startup run (`-kiln-startup-profile=`); the
+/// others from the function's temperature in kiln::FunctionProfile. ELF gets
+/// section prefixes (and, for startup, a `.text.startup.<name>` section) that
+/// lld keeps apart with `-z keep-text-section-prefix`; COFF gets
+/// `.text$k<N><group>` sections that lld-link sorts by suffix into `.text`;
+/// Mach-O has no such mechanism (the order file carries the placement).
 ///
 //===----------------------------------------------------------------------===//
 
