@@ -19,7 +19,9 @@
 #include "EnvironmentOptions.h"
 #include "PipelineExtensions.h"
 
+#include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/Passes/PassBuilder.h"

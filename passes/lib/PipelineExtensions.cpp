@@ -21,7 +21,9 @@
 
 #include "PipelineExtensions.h"
 
+#include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/SectionPlacement.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -40,6 +42,18 @@ static cl::opt<bool> EmitProfileRemarks(
     cl::desc("emit a 'kiln-profile' analysis remark per function with its "
              "entry count and temperature at the end of each optimization "
              "pipeline"));
+
+static cl::opt<bool> RecordCallGraphProfile(
+    "kiln-callgraph-profile", cl::init(false),
+    cl::desc("write Kiln's call graph (all value-profiled indirect targets "
+             "included) into the 'CG Profile' module flag at the end of full "
+             "LTO, replacing the one LLVM's CGProfile pass wrote there"));
+
+static cl::opt<bool> PlaceSections(
+    "kiln-section-placement", cl::init(false),
+    cl::desc("put each function into its profile's section group (startup, "
+             "hot, warm, cold) at the end of the compile, ThinLTO backend and "
+             "full-LTO pipelines"));
 
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
@@ -64,6 +78,21 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
     MPM.addPass(kiln::ProfileRemarksPass());
   if (PrintFunctionProfile)
     MPM.addPass(kiln::FunctionProfilePrinterPass(errs(), getPhaseName(Phase)));
+  // Not in ThinLTO pre-link: the backend reruns the pipeline on the module
+  // after importing and inlining, and would take a pre-link placement for the
+  // user's own and refuse to revise it.
+  if (PlaceSections && Phase != ThinOrFullLTOPhase::ThinLTOPreLink)
+    MPM.addPass(kiln::SectionPlacementPass());
+  // Only at the end of full LTO, the one position that follows CGProfilePass:
+  // everywhere else CGProfilePass runs after OptimizerLast (compile, ThinLTO
+  // backends) or later on the same module (ThinLTO pre-link bitcode), and it
+  // appends its flag without looking, so a flag written here would make the
+  // module invalid (two "CG Profile" flags). Replace, not merge: the flag
+  // CGProfilePass just wrote counts the same calls. See
+  // docs/Passes/CallGraph.rst.
+  if (RecordCallGraphProfile && Phase == ThinOrFullLTOPhase::FullLTOPostLink)
+    MPM.addPass(kiln::RecordCallGraphPass(
+        kiln::RecordCallGraphPass::ExistingFlag::Replace));
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
