@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Passes/SectionPlacement.h"
+#include "StartupFunctions.h"
 
 #include "kiln/Passes/FunctionProfile.h"
 
@@ -57,19 +58,9 @@
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
+using kiln::StartupFunctions;
 
 #define DEBUG_TYPE "kiln-section-placement"
-
-static cl::opt<std::string> StartupFunctionsOption(
-    "kiln-startup-functions", cl::value_desc("file"), cl::init(""),
-    cl::desc("file listing the functions run at startup, one IR name per "
-             "line ('#' starts a comment line), for kiln-section-placement"));
-
-static cl::opt<std::string> StartupProfileOption(
-    "kiln-startup-profile", cl::value_desc("profdata"), cl::init(""),
-    cl::desc("indexed profile whose temporal traces (-ftemporal-profile, "
-             "collected from a startup run) name the functions run at "
-             "startup, for kiln-section-placement"));
 
 StringRef kiln::getSectionGroupName(SectionGroup Group) {
   switch (Group) {
@@ -85,104 +76,6 @@ StringRef kiln::getSectionGroupName(SectionGroup Group) {
     return "unknown";
   }
   llvm_unreachable("unknown SectionGroup");
-}
-
-namespace {
-/// The startup group's two sources: a list of names, and the temporal traces
-/// of an indexed profile. Either path is empty when not given.
-struct StartupFunctions {
-  std::string ListPath;
-  StringSet<> ListedNames;
-  std::string ProfilePath;
-  /// The functions of this module that some trace names.
-  StringSet<> TracedNames;
-  unsigned NumTraces = 0;
-  /// Distinct functions over all traces, in this module or not.
-  unsigned NumTracedFunctions = 0;
-
-  bool contains(StringRef Name) const {
-    return ListedNames.contains(Name) || TracedNames.contains(Name);
-  }
-};
-} // namespace
-
-// Reads one name per line; blank lines and lines starting with '#' are
-// skipped. \returns false, after a warning naming the file, if it cannot be
-// read: a build must not fail because a profile artifact went missing.
-static bool readStartupList(LLVMContext &Context, StartupFunctions &Startup) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Startup.ListPath, /*IsText=*/true);
-  if (!Buffer) {
-    Context.diagnose(DiagnosticInfoGeneric(
-        "kiln-section-placement: cannot read the startup function list '" +
-            Startup.ListPath + "': " + Buffer.getError().message() +
-            "; no function is placed",
-        DS_Warning));
-    return false;
-  }
-  SmallVector<StringRef, 0> Lines;
-  (*Buffer)->getBuffer().split(Lines, '\n');
-  for (StringRef Line : Lines) {
-    Line = Line.trim();
-    if (Line.empty() || Line.starts_with("#"))
-      continue;
-    Startup.ListedNames.insert(Line);
-  }
-  return true;
-}
-
-// The names a profile may know F by: the IR-instrumentation name and the
-// front-end one, each as spelled before LTO (`file.c;local`) and after it
-// renamed locals (from the PGOFuncName metadata).
-static SmallVector<std::string, 4> getProfileNames(const Function &F) {
-  SmallVector<std::string, 4> Names;
-  for (bool InLTO : {false, true}) {
-    Names.push_back(getIRPGOFuncName(F, InLTO));
-    Names.push_back(getPGOFuncName(F, InLTO));
-  }
-  return Names;
-}
-
-// Reads the temporal traces of the indexed profile and keeps the functions
-// of M they name: every function a startup run executed is a startup
-// function (the traces hold MD5s of profile names). \returns false, after a
-// warning naming the file and the reason, if the profile cannot be read or
-// has no traces.
-static bool readStartupProfile(Module &M, StartupFunctions &Startup) {
-  auto Warn = [&](const Twine &Why) {
-    M.getContext().diagnose(DiagnosticInfoGeneric(
-        "kiln-section-placement: cannot use the startup profile '" +
-            Startup.ProfilePath + "': " + Why + "; no function is placed",
-        DS_Warning));
-  };
-  IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
-  Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =
-      IndexedInstrProfReader::create(Startup.ProfilePath, *FS);
-  if (!Reader) {
-    Warn(toString(Reader.takeError()));
-    return false;
-  }
-  const auto &Traces = (*Reader)->getTemporalProfTraces();
-  if (Traces.empty()) {
-    Warn("it has no temporal profile traces (profile a build made with "
-         "-ftemporal-profile)");
-    return false;
-  }
-  DenseSet<uint64_t> TracedHashes;
-  for (const TemporalProfTraceTy &Trace : Traces)
-    TracedHashes.insert(Trace.FunctionNameRefs.begin(),
-                        Trace.FunctionNameRefs.end());
-  Startup.NumTraces = Traces.size();
-  Startup.NumTracedFunctions = TracedHashes.size();
-  for (const Function &F : M) {
-    if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
-      continue;
-    if (any_of(getProfileNames(F), [&](const std::string &Name) {
-          return TracedHashes.contains(MD5Hash(Name));
-        }))
-      Startup.TracedNames.insert(F.getName());
-  }
-  return true;
 }
 
 static kiln::SectionGroup chooseGroup(const kiln::FunctionProfileRecord &Record,
@@ -290,14 +183,11 @@ static void emitStartupSummary(OptimizationRemarkEmitter &ORE,
 
 PreservedAnalyses kiln::SectionPlacementPass::run(Module &M,
                                                   ModuleAnalysisManager &MAM) {
-  StartupFunctions Startup;
-  Startup.ListPath = StartupFunctionsFile.empty() ? StartupFunctionsOption
-                                                  : StartupFunctionsFile;
-  Startup.ProfilePath = StartupProfileOption;
-  if (!Startup.ListPath.empty() && !readStartupList(M.getContext(), Startup))
+  std::optional<StartupFunctions> Loaded =
+      loadStartupFunctions(M, DEBUG_TYPE, StartupFunctionsFile);
+  if (!Loaded)
     return PreservedAnalyses::all();
-  if (!Startup.ProfilePath.empty() && !readStartupProfile(M, Startup))
-    return PreservedAnalyses::all();
+  const StartupFunctions &Startup = *Loaded;
 
   const Triple &TargetTriple = M.getTargetTriple();
   const FunctionProfile &Profile = MAM.getResult<FunctionProfileAnalysis>(M);
