@@ -20,6 +20,7 @@
 #include "PipelineExtensions.h"
 
 #include "kiln/Passes/CallGraphProfile.h"
+#include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Support/Version.inc"

@@ -22,6 +22,7 @@
 #include "PipelineExtensions.h"
 
 #include "kiln/Passes/CallGraphProfile.h"
+#include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
 #include "kiln/Passes/SectionPlacement.h"
 
@@ -54,6 +55,12 @@ static cl::opt<bool> PlaceSections(
     cl::desc("put each function into its profile's section group (startup, "
              "hot, warm, cold) at the end of the compile, ThinLTO backend and "
              "full-LTO pipelines"));
+
+static cl::opt<bool> OrderFunctions(
+    "kiln-function-order", cl::init(false),
+    cl::desc("at the end of full LTO, order the merged module's functions by "
+             "Kiln's layout of its profile (code generation then emits them "
+             "in that order)"));
 
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
@@ -93,6 +100,10 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
   if (RecordCallGraphProfile && Phase == ThinOrFullLTOPhase::FullLTOPostLink)
     MPM.addPass(kiln::RecordCallGraphPass(
         kiln::RecordCallGraphPass::ExistingFlag::Replace));
+  // Last: the order is final only when nothing will move functions again,
+  // and it removes the 'CG Profile' flag it has used.
+  if (OrderFunctions && Phase == ThinOrFullLTOPhase::FullLTOPostLink)
+    MPM.addPass(kiln::FunctionOrderPass());
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {

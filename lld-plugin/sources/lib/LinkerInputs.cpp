@@ -130,6 +130,7 @@ Error ObjectReader::readFunctions() {
   // In ELF symbol tables an STT_FILE symbol precedes the local symbols of
   // its file, in objects and in linked binaries alike.
   std::string CurrentFile;
+  unsigned NumFiles = 0;
   for (const SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
     Expected<SymbolRef::Type> Type = Sym.getType();
@@ -143,6 +144,7 @@ Error ObjectReader::readFunctions() {
         CurrentFile = FileName->str();
       else
         consumeError(FileName.takeError());
+      ++NumFiles;
       continue;
     }
     if ((*Flags & SymbolRef::SF_Undefined) || *Type != SymbolRef::ST_Function)
@@ -189,6 +191,15 @@ Error ObjectReader::readFunctions() {
     Inputs.Functions.push_back(std::move(F));
   }
   computeMissingSizes();
+  // A relocatable object is one translation unit: when it names one source
+  // file, its global functions come from that file too. This is what binds
+  // a profile's `file.c;helper` to ThinLTO's promoted `helper.llvm.<hash>`,
+  // which is global in the backend's object (lld makes it local, after its
+  // file symbol, only in the linked output).
+  if (Obj.isRelocatableObject() && NumFiles == 1)
+    for (size_t I = FirstFunction; I < Inputs.Functions.size(); ++I)
+      if (Inputs.Functions[I].SourceFile.empty())
+        Inputs.Functions[I].SourceFile = CurrentFile;
 
   // Which functions can be ordered on their own. A linked binary does not
   // say how its inputs were sectioned; its functions are taken as orderable.
