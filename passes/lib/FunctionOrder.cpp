@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Passes/FunctionOrder.h"
+#include "Diagnostics.h"
 #include "StartupFunctions.h"
 
 #include "kiln/Layout/CallGraph.h"
@@ -44,8 +45,7 @@ static cl::opt<unsigned> LayoutPageSize(
 static constexpr uint64_t EstimatedBytesPerCost = 4;
 
 static void warn(Module &M, const Twine &Message) {
-  M.getContext().diagnose(
-      DiagnosticInfoGeneric(Twine(DEBUG_TYPE) + ": " + Message, DS_Warning));
+  reportUnusableInput(M.getContext(), Twine(DEBUG_TYPE) + ": " + Message);
 }
 
 namespace {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StartupFunctions.h"
+#include "Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -46,11 +47,10 @@ static bool readStartupList(LLVMContext &Context, StringRef PassName,
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Startup.ListPath, /*IsText=*/true);
   if (!Buffer) {
-    Context.diagnose(DiagnosticInfoGeneric(
-        PassName + ": cannot read the startup function list '" +
-            Startup.ListPath + "': " + Buffer.getError().message() +
-            "; no function is placed",
-        DS_Warning));
+    kiln::reportUnusableInput(
+        Context, PassName + ": cannot read the startup function list '" +
+                     Startup.ListPath + "': " + Buffer.getError().message() +
+                     "; no function is placed");
     return false;
   }
   SmallVector<StringRef, 0> Lines;
@@ -85,10 +85,10 @@ static SmallVector<std::string, 4> getProfileNames(const Function &F) {
 static bool readStartupProfile(Module &M, StringRef PassName,
                                StartupFunctions &Startup) {
   auto Warn = [&](const Twine &Why) {
-    M.getContext().diagnose(DiagnosticInfoGeneric(
-        PassName + ": cannot use the startup profile '" + Startup.ProfilePath +
-            "': " + Why + "; no function is placed",
-        DS_Warning));
+    kiln::reportUnusableInput(M.getContext(),
+                              PassName + ": cannot use the startup profile '" +
+                                  Startup.ProfilePath + "': " + Why +
+                                  "; no function is placed");
   };
   IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
   Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =

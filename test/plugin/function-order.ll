@@ -28,6 +28,11 @@
 ; RUN: opt -load-pass-plugin=%kiln_plugin -passes=kiln-function-order \
 ; RUN:   -kiln-layout-page-size=3000 -S %s -o %t/badpage.ll 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=BADPAGE
+;
+; -kiln-strict makes unusable input an error.
+; RUN: not opt -load-pass-plugin=%kiln_plugin -passes=kiln-function-order \
+; RUN:   -kiln-strict -kiln-startup-functions=%t/missing.txt -S %s -o /dev/null 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=STRICT
 ; RUN: opt -S %s -o %t/ref.ll
 ; RUN: diff %t/ref.ll %t/nolist.ll
 ; RUN: diff %t/ref.ll %t/badpage.ll
@@ -55,6 +60,7 @@
 
 ; NOPROF: remark: <unknown>:0:0: module not reordered: no function has an entry count or is a startup function
 ; NOLIST: warning: kiln-function-order: cannot read the startup function list '{{.*}}missing.txt': {{.*}}; no function is placed
+; STRICT: error: kiln-function-order: cannot read the startup function list
 ; BADPAGE: warning: kiln-function-order: -kiln-layout-page-size=3000 is not a power of two; the module is not reordered
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
