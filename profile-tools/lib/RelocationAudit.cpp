@@ -1,0 +1,730 @@
+//===- RelocationAudit.cpp - Who owns a binary's relocations --------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reads the section headers of a linked ELF file (sections name what a
+/// relocation patches and classify what it points to), its data objects
+/// (.symtab, or .dynsym when stripped), then every allocated relocation
+/// section: those are the loader's. A relocation's target is known without
+/// the loader for relative relocations (the addend, or for REL and RELR the
+/// word stored in the file) and for absolute ones against a defined symbol
+/// (symbol + addend); everything else is resolved by symbol at load time and
+/// is "other".
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Tools/RelocationAudit.h"
+
+#include "kiln/Support/ToolError.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+#include <tuple>
+
+using namespace llvm;
+using namespace llvm::object;
+using namespace kiln;
+using namespace kiln::relocs;
+
+//===----------------------------------------------------------------------===//
+// The parts that need no ELF file
+//===----------------------------------------------------------------------===//
+
+StringRef relocs::getPointerClassName(PointerClass Class) {
+  switch (Class) {
+  case PointerClass::String:
+    return "string";
+  case PointerClass::Function:
+    return "function";
+  case PointerClass::Data:
+    return "data";
+  case PointerClass::Other:
+    return "other";
+  }
+  llvm_unreachable("unknown pointer class");
+}
+
+std::optional<PointerClass> relocs::parsePointerClass(StringRef Name) {
+  for (unsigned I = 0; I < NumPointerClasses; ++I)
+    if (Name == getPointerClassName(PointerClass(I)))
+      return PointerClass(I);
+  return std::nullopt;
+}
+
+uint64_t relocs::getTotal(const ClassCounts &Counts) {
+  uint64_t Total = 0;
+  for (uint64_t Count : Counts)
+    Total += Count;
+  return Total;
+}
+
+std::vector<uint64_t> relocs::decodeRelr(ArrayRef<uint64_t> Entries,
+                                         unsigned WordSize) {
+  assert((WordSize == 4 || WordSize == 8) && "RELR words are 4 or 8 bytes");
+  const unsigned BitsPerEntry = 8 * WordSize;
+  // Addresses wrap like the loader's arithmetic in the file's word size.
+  const uint64_t AddressMask = WordSize == 8 ? ~uint64_t(0) : 0xffffffffu;
+  std::vector<uint64_t> Addresses;
+  uint64_t Base = 0;
+  for (uint64_t Entry : Entries) {
+    if ((Entry & 1) == 0) {
+      Addresses.push_back(Entry);
+      Base = (Entry + WordSize) & AddressMask;
+      continue;
+    }
+    // Bit 0 only marks the bitmap; bit I covers the word at Base + I - 1.
+    for (unsigned Bit = 1; Bit < BitsPerEntry; ++Bit)
+      if ((Entry >> Bit) & 1)
+        Addresses.push_back((Base + uint64_t(Bit - 1) * WordSize) &
+                            AddressMask);
+    Base = (Base + uint64_t(BitsPerEntry - 1) * WordSize) & AddressMask;
+  }
+  return Addresses;
+}
+
+void AddressRangeIndex::add(uint64_t Start, uint64_t Size, uint32_t Id) {
+  if (Size == 0)
+    return;
+  // A corrupt size must not wrap the range around to a small end.
+  uint64_t End = Start + Size < Start ? UINT64_MAX : Start + Size;
+  Ranges.push_back({Start, End, Id});
+}
+
+void AddressRangeIndex::finalize() {
+  llvm::sort(Ranges, [](const Range &A, const Range &B) {
+    return std::tie(A.Start, A.End, A.Id) < std::tie(B.Start, B.End, B.Id);
+  });
+  MaxEnd.resize(Ranges.size());
+  uint64_t Max = 0;
+  for (size_t I = 0; I < Ranges.size(); ++I) {
+    Max = std::max(Max, Ranges[I].End);
+    MaxEnd[I] = Max;
+  }
+}
+
+std::optional<uint32_t> AddressRangeIndex::find(uint64_t Address) const {
+  assert(MaxEnd.size() == Ranges.size() && "finalize() was not called");
+  // Ranges starting at or before Address, nearest first; in a linked binary
+  // the first one nearly always decides.
+  size_t NumStartingBefore = llvm::upper_bound(Ranges, Address,
+                                               [](uint64_t A, const Range &R) {
+                                                 return A < R.Start;
+                                               }) -
+                             Ranges.begin();
+  std::optional<uint32_t> Best;
+  uint64_t BestSize = 0;
+  for (size_t I = NumStartingBefore; I-- > 0;) {
+    if (MaxEnd[I] <= Address)
+      break; // No range at or before I reaches Address.
+    const Range &R = Ranges[I];
+    if (R.End <= Address)
+      continue;
+    uint64_t Size = R.End - R.Start;
+    if (!Best || Size < BestSize || (Size == BestSize && R.Id < *Best)) {
+      Best = R.Id;
+      BestSize = Size;
+    }
+  }
+  return Best;
+}
+
+bool relocs::looksLikeCString(ArrayRef<uint8_t> Bytes, bool AllowEmpty) {
+  // Longer "strings" are more likely tables that happen to end in a zero.
+  constexpr size_t MaxStringLength = 4096;
+  ArrayRef<uint8_t> Window = Bytes.take_front(MaxStringLength);
+  const uint8_t *Nul = llvm::find(Window, 0);
+  if (Nul == Window.end())
+    return false;
+  size_t Length = Nul - Window.begin();
+  if (Length == 0)
+    return AllowEmpty;
+  for (uint8_t C : Window.take_front(Length)) {
+    bool IsWhitespaceOrEscape = (C >= '\t' && C <= '\r') || C == 0x1b;
+    if ((C < 0x20 && !IsWhitespaceOrEscape) || C == 0x7f)
+      return false;
+  }
+  const UTF8 *Begin = Window.data();
+  return isLegalUTF8String(&Begin, Begin + Length);
+}
+
+StrtabVerdict relocs::getStrtabVerdict(const AuditedObject &Object) {
+  uint64_t Total = getTotal(Object.Counts);
+  if (Total == 0 || Object.Counts[unsigned(PointerClass::String)] != Total)
+    return StrtabVerdict::NotAllStrings;
+  // Other modules may read an exported table by symbol: changing its layout
+  // changes the library's interface.
+  if (Object.Binding == ObjectBinding::Exported)
+    return StrtabVerdict::Exported;
+  // Other translation units index it; all of them must change together.
+  if (Object.Binding == ObjectBinding::Hidden)
+    return StrtabVerdict::Hidden;
+  // The program may store other pointers into a writable table.
+  if (!Object.ReadOnlyAfterRelocation)
+    return StrtabVerdict::Writable;
+  return StrtabVerdict::Removable;
+}
+
+StringRef relocs::getStrtabVerdictText(StrtabVerdict Verdict) {
+  switch (Verdict) {
+  case StrtabVerdict::NotAllStrings:
+    return "";
+  case StrtabVerdict::Removable:
+    return "removable by kiln-strtab";
+  case StrtabVerdict::Exported:
+    return "exported: interface change";
+  case StrtabVerdict::Hidden:
+    return "global: cross-TU change";
+  case StrtabVerdict::Writable:
+    return "writable: make it const";
+  }
+  llvm_unreachable("unknown verdict");
+}
+
+//===----------------------------------------------------------------------===//
+// Reading an ELF file
+//===----------------------------------------------------------------------===//
+
+static Error makeMalformedError(StringRef Path, Error E) {
+  return makeToolError("malformed ELF file: " + toString(std::move(E)), Path);
+}
+
+static bool isDataRelRoName(StringRef Name) {
+  return Name == ".data.rel.ro" || Name.starts_with(".data.rel.ro.");
+}
+
+/// \returns the type of the relocation that stores a symbol's address in a
+/// word (R_X86_64_64 and its kin), or 0 if not known for \p Machine.
+static uint32_t getAbsoluteWordRelocationType(uint16_t Machine, bool Is64) {
+  switch (Machine) {
+  case ELF::EM_X86_64:
+    return Is64 ? ELF::R_X86_64_64 : ELF::R_X86_64_32;
+  case ELF::EM_386:
+    return ELF::R_386_32;
+  case ELF::EM_AARCH64:
+    return ELF::R_AARCH64_ABS64;
+  case ELF::EM_ARM:
+    return ELF::R_ARM_ABS32;
+  case ELF::EM_RISCV:
+    return Is64 ? ELF::R_RISCV_64 : ELF::R_RISCV_32;
+  case ELF::EM_PPC64:
+    return ELF::R_PPC64_ADDR64;
+  case ELF::EM_PPC:
+    return ELF::R_PPC_ADDR32;
+  case ELF::EM_LOONGARCH:
+    return Is64 ? ELF::R_LARCH_64 : ELF::R_LARCH_32;
+  case ELF::EM_S390:
+    return ELF::R_390_64;
+  default:
+    return 0;
+  }
+}
+
+namespace {
+/// An allocated section, as the audit needs it.
+struct SectionInfo {
+  StringRef Name;
+  uint64_t Address = 0;
+  uint64_t Size = 0;
+  /// The section's bytes, empty for SHT_NOBITS (or a corrupt file offset).
+  ArrayRef<uint8_t> Bytes;
+  bool IsNoBits = false;
+  bool Executable = false;
+  bool Writable = false;
+  /// SHF_MERGE | SHF_STRINGS: the compiler's mark for C strings (lld keeps
+  /// it on an output section that also holds other read-only data).
+  bool MergedStrings = false;
+};
+
+/// One relocation as read from any of the encodings.
+struct RawRelocation {
+  uint64_t Offset;
+  uint32_t Type;
+  uint32_t SymbolIndex;
+  /// RELA's explicit addend; REL and RELR store it in the patched word.
+  std::optional<int64_t> Addend;
+};
+
+/// The audit of one ELF file of type ELFT.
+template <class ELFT> class ELFRelocationAuditor {
+public:
+  using Elf_Shdr = typename ELFT::Shdr;
+  using Elf_Sym = typename ELFT::Sym;
+  using WordType = typename ELFT::uint;
+
+  ELFRelocationAuditor(const ELFObjectFile<ELFT> &Obj, StringRef Path)
+      : Obj(Obj), Elf(Obj.getELFFile()), Path(Path) {}
+
+  Expected<RelocationAudit> run();
+
+private:
+  Error readSections(ArrayRef<Elf_Shdr> Headers);
+  Error readDataObjects(ArrayRef<Elf_Shdr> Headers);
+  Error readRelocations(ArrayRef<Elf_Shdr> Headers);
+  void setFileKind();
+
+  /// \returns the word stored at \p Address in the file (0 in .bss), or
+  /// nothing if no section holds it.
+  std::optional<uint64_t> readWord(uint64_t Address) const;
+  PointerClass classifyTarget(uint64_t Target) const;
+  PointerClass classify(const RawRelocation &R, ArrayRef<Elf_Sym> Symbols,
+                        const AuditedObject *Patched) const;
+  void add(const RawRelocation &R, ArrayRef<Elf_Sym> Symbols);
+
+  const ELFObjectFile<ELFT> &Obj;
+  const ELFFile<ELFT> &Elf;
+  StringRef Path;
+  RelocationAudit Result;
+
+  std::vector<SectionInfo> Sections; ///< Indexed like the section headers.
+  AddressRangeIndex SectionIndex;    ///< Allocated sections by address.
+  std::vector<AuditedObject> Objects;
+  AddressRangeIndex ObjectIndex;
+  std::map<std::string, ClassCounts> ByType;
+  std::map<std::string, ClassCounts> BySection;
+  uint32_t RelativeType = 0;
+  uint32_t AbsoluteWordType = 0;
+};
+} // namespace
+
+template <class ELFT>
+Error ELFRelocationAuditor<ELFT>::readSections(ArrayRef<Elf_Shdr> Headers) {
+  Sections.resize(Headers.size());
+  StringRef File(reinterpret_cast<const char *>(Elf.base()), Elf.getBufSize());
+  for (size_t I = 0; I < Headers.size(); ++I) {
+    const Elf_Shdr &Header = Headers[I];
+    Expected<StringRef> Name = Elf.getSectionName(Header);
+    if (!Name)
+      return makeMalformedError(Path, Name.takeError());
+    SectionInfo &S = Sections[I];
+    S.Name = *Name;
+    if (!(Header.sh_flags & ELF::SHF_ALLOC))
+      continue;
+    S.Address = Header.sh_addr;
+    S.Size = Header.sh_size;
+    S.IsNoBits = Header.sh_type == ELF::SHT_NOBITS;
+    S.Executable = Header.sh_flags & ELF::SHF_EXECINSTR;
+    S.Writable = Header.sh_flags & ELF::SHF_WRITE;
+    S.MergedStrings = (Header.sh_flags & ELF::SHF_MERGE) &&
+                      (Header.sh_flags & ELF::SHF_STRINGS);
+    uint64_t Offset = Header.sh_offset;
+    if (!S.IsNoBits && Offset <= File.size() && S.Size <= File.size() - Offset)
+      S.Bytes = arrayRefFromStringRef(File.substr(Offset, S.Size));
+    if (isDataRelRoName(S.Name))
+      Result.DataRelRoBytes += S.Size;
+    // .tbss takes no address space: its addresses belong to what follows.
+    if (S.IsNoBits && (Header.sh_flags & ELF::SHF_TLS))
+      continue;
+    SectionIndex.add(S.Address, S.Size, I);
+  }
+  SectionIndex.finalize();
+  return Error::success();
+}
+
+template <class ELFT>
+Error ELFRelocationAuditor<ELFT>::readDataObjects(ArrayRef<Elf_Shdr> Headers) {
+  const Elf_Shdr *SymbolTable = nullptr;
+  for (const Elf_Shdr &Header : Headers)
+    if (Header.sh_type == ELF::SHT_SYMTAB)
+      SymbolTable = &Header;
+  // A stripped library still names its exported objects.
+  if (!SymbolTable)
+    for (const Elf_Shdr &Header : Headers)
+      if (Header.sh_type == ELF::SHT_DYNSYM)
+        SymbolTable = &Header;
+  if (!SymbolTable)
+    return Error::success();
+  Result.SymbolTable =
+      SymbolTable->sh_type == ELF::SHT_SYMTAB ? ".symtab" : ".dynsym";
+
+  Expected<typename ELFT::SymRange> Symbols = Elf.symbols(SymbolTable);
+  if (!Symbols)
+    return makeMalformedError(Path, Symbols.takeError());
+  Expected<StringRef> Names = Elf.getStringTableForSymtab(*SymbolTable);
+  if (!Names)
+    return makeMalformedError(Path, Names.takeError());
+  for (const Elf_Sym &Symbol : *Symbols) {
+    // Reserved indexes (ABS, COMMON) hold no bytes a relocation patches.
+    if (Symbol.getType() != ELF::STT_OBJECT || Symbol.st_size == 0 ||
+        Symbol.st_shndx == ELF::SHN_UNDEF ||
+        Symbol.st_shndx >= ELF::SHN_LORESERVE)
+      continue;
+    Expected<StringRef> Name = Symbol.getName(*Names);
+    if (!Name)
+      return makeMalformedError(Path, Name.takeError());
+    AuditedObject O;
+    O.Name = Name->str();
+    O.Address = Symbol.st_value;
+    O.Size = Symbol.st_size;
+    if (Symbol.st_shndx < Sections.size())
+      O.Section = Sections[Symbol.st_shndx].Name.str();
+    O.ReadOnlyAfterRelocation = isDataRelRoName(O.Section);
+    // Linkers make hidden globals local in the output; their visibility
+    // still says other translation units may use them.
+    if (Symbol.getVisibility() == ELF::STV_HIDDEN ||
+        Symbol.getVisibility() == ELF::STV_INTERNAL)
+      O.Binding = ObjectBinding::Hidden;
+    else if (Symbol.getBinding() == ELF::STB_LOCAL)
+      O.Binding = ObjectBinding::Local;
+    else
+      O.Binding = ObjectBinding::Exported;
+    Objects.push_back(std::move(O));
+  }
+
+  // Aliases (same address and size) are one object: keep the most visible
+  // name, since that decides what may change, then the first by name.
+  llvm::sort(Objects, [](const AuditedObject &A, const AuditedObject &B) {
+    return std::make_tuple(A.Address, A.Size, -int(A.Binding),
+                           StringRef(A.Name)) <
+           std::make_tuple(B.Address, B.Size, -int(B.Binding),
+                           StringRef(B.Name));
+  });
+  Objects.erase(std::unique(Objects.begin(), Objects.end(),
+                            [](const AuditedObject &A, const AuditedObject &B) {
+                              return A.Address == B.Address && A.Size == B.Size;
+                            }),
+                Objects.end());
+  for (size_t I = 0; I < Objects.size(); ++I)
+    ObjectIndex.add(Objects[I].Address, Objects[I].Size, I);
+  ObjectIndex.finalize();
+  return Error::success();
+}
+
+template <class ELFT>
+std::optional<uint64_t>
+ELFRelocationAuditor<ELFT>::readWord(uint64_t Address) const {
+  std::optional<uint32_t> Id = SectionIndex.find(Address);
+  if (!Id)
+    return std::nullopt;
+  const SectionInfo &S = Sections[*Id];
+  if (S.IsNoBits)
+    return 0;
+  uint64_t Offset = Address - S.Address;
+  if (Offset + sizeof(WordType) > S.Bytes.size())
+    return std::nullopt;
+  return support::endian::read<WordType>(S.Bytes.data() + Offset,
+                                         ELFT::Endianness);
+}
+
+template <class ELFT>
+PointerClass ELFRelocationAuditor<ELFT>::classifyTarget(uint64_t Target) const {
+  std::optional<uint32_t> Id = SectionIndex.find(Target);
+  if (!Id)
+    return PointerClass::Other;
+  const SectionInfo &S = Sections[*Id];
+  if (S.Executable)
+    return PointerClass::Function;
+  // Strings are read-only; the bytes decide, since a section marked as
+  // strings may hold other constants too, and .rodata may hold strings.
+  if (!S.Writable && !S.IsNoBits) {
+    // A lone NUL is an empty string only where the compiler put strings,
+    // and not inside a named variable (string literals have no symbol): lld
+    // merges `static const int Zeros[]` into the same .rodata.
+    bool AllowEmpty = S.MergedStrings && !ObjectIndex.find(Target);
+    uint64_t Offset = Target - S.Address;
+    if (Offset < S.Bytes.size() &&
+        looksLikeCString(S.Bytes.drop_front(Offset), AllowEmpty))
+      return PointerClass::String;
+  }
+  return PointerClass::Data;
+}
+
+template <class ELFT>
+PointerClass
+ELFRelocationAuditor<ELFT>::classify(const RawRelocation &R,
+                                     ArrayRef<Elf_Sym> Symbols,
+                                     const AuditedObject *Patched) const {
+  // A vtable's slots (virtual functions, its typeinfo) exist because of
+  // virtual dispatch; report them all as such.
+  if (Patched && StringRef(Patched->Name).starts_with("_ZTV"))
+    return PointerClass::Function;
+  if (RelativeType != 0 && R.Type == RelativeType) {
+    std::optional<uint64_t> Target =
+        R.Addend ? std::optional<uint64_t>(*R.Addend) : readWord(R.Offset);
+    return Target ? classifyTarget(*Target) : PointerClass::Other;
+  }
+  if (AbsoluteWordType == 0 || R.Type != AbsoluteWordType)
+    return PointerClass::Other; // GOT, PLT, TLS, IRELATIVE, COPY, ...
+  uint64_t SymbolValue = 0;
+  if (R.SymbolIndex != 0) {
+    if (R.SymbolIndex >= Symbols.size())
+      return PointerClass::Other;
+    const Elf_Sym &Symbol = Symbols[R.SymbolIndex];
+    // Another module defines it: only the loader knows what it is.
+    if (Symbol.st_shndx == ELF::SHN_UNDEF || Symbol.getType() == ELF::STT_TLS)
+      return PointerClass::Other;
+    if (Symbol.getType() == ELF::STT_FUNC ||
+        Symbol.getType() == ELF::STT_GNU_IFUNC)
+      return PointerClass::Function;
+    SymbolValue = Symbol.st_value;
+  }
+  std::optional<uint64_t> Addend =
+      R.Addend ? std::optional<uint64_t>(*R.Addend) : readWord(R.Offset);
+  if (!Addend)
+    return PointerClass::Other;
+  return classifyTarget(SymbolValue + *Addend);
+}
+
+template <class ELFT>
+void ELFRelocationAuditor<ELFT>::add(const RawRelocation &R,
+                                     ArrayRef<Elf_Sym> Symbols) {
+  std::optional<uint32_t> ObjectId = ObjectIndex.find(R.Offset);
+  AuditedObject *Patched = ObjectId ? &Objects[*ObjectId] : nullptr;
+  unsigned Class = unsigned(classify(R, Symbols, Patched));
+
+  ++Result.Totals[Class];
+  if (Patched)
+    ++Patched->Counts[Class];
+  else
+    ++Result.OutsideObjects[Class];
+
+  SmallString<32> TypeName;
+  Elf.getRelocationTypeName(R.Type, TypeName);
+  ++ByType[std::string(TypeName)][Class];
+
+  std::optional<uint32_t> SectionId = SectionIndex.find(R.Offset);
+  ++BySection[SectionId ? Sections[*SectionId].Name.str() : "<none>"][Class];
+}
+
+template <class ELFT>
+Error ELFRelocationAuditor<ELFT>::readRelocations(ArrayRef<Elf_Shdr> Headers) {
+  const bool IsMips64EL = Elf.isMips64EL();
+  for (const Elf_Shdr &Header : Headers) {
+    // Relocation sections the loader does not map are the static linker's
+    // (--emit-relocs), not part of the audit.
+    if (!(Header.sh_flags & ELF::SHF_ALLOC))
+      continue;
+    unsigned Type = Header.sh_type;
+    bool IsRelr = Type == ELF::SHT_RELR || Type == ELF::SHT_ANDROID_RELR;
+    if (!IsRelr && Type != ELF::SHT_RELA && Type != ELF::SHT_REL &&
+        Type != ELF::SHT_CREL && Type != ELF::SHT_ANDROID_REL &&
+        Type != ELF::SHT_ANDROID_RELA)
+      continue;
+
+    if (IsRelr) {
+      Expected<typename ELFT::RelrRange> Entries = Elf.relrs(Header);
+      if (!Entries)
+        return makeMalformedError(Path, Entries.takeError());
+      std::vector<uint64_t> Words(Entries->begin(), Entries->end());
+      std::vector<uint64_t> Addresses = decodeRelr(Words, sizeof(WordType));
+      Result.RelrEntries += Words.size();
+      Result.RelrRelocations += Addresses.size();
+      for (uint64_t Address : Addresses)
+        add({Address, RelativeType, 0, std::nullopt}, {});
+      continue;
+    }
+
+    // The symbols of REL/RELA/CREL relocations: the linked table.
+    ArrayRef<Elf_Sym> Symbols;
+    if (Header.sh_link != 0) {
+      Expected<const Elf_Shdr *> SymbolTable = Elf.getSection(Header.sh_link);
+      if (!SymbolTable)
+        return makeMalformedError(Path, SymbolTable.takeError());
+      Expected<typename ELFT::SymRange> Range = Elf.symbols(*SymbolTable);
+      if (!Range)
+        return makeMalformedError(Path, Range.takeError());
+      Symbols = *Range;
+    }
+
+    auto AddRel = [&](const typename ELFT::Rel &Rel) {
+      add({Rel.r_offset, Rel.getType(IsMips64EL), Rel.getSymbol(IsMips64EL),
+           std::nullopt},
+          Symbols);
+    };
+    auto AddRela = [&](const typename ELFT::Rela &Rela, bool HasAddend) {
+      std::optional<int64_t> Addend;
+      if (HasAddend)
+        Addend = Rela.r_addend;
+      add({Rela.r_offset, Rela.getType(IsMips64EL), Rela.getSymbol(IsMips64EL),
+           Addend},
+          Symbols);
+    };
+
+    if (Type == ELF::SHT_RELA) {
+      Expected<typename ELFT::RelaRange> Relas = Elf.relas(Header);
+      if (!Relas)
+        return makeMalformedError(Path, Relas.takeError());
+      for (const typename ELFT::Rela &Rela : *Relas)
+        AddRela(Rela, /*HasAddend=*/true);
+    } else if (Type == ELF::SHT_REL) {
+      Expected<typename ELFT::RelRange> Rels = Elf.rels(Header);
+      if (!Rels)
+        return makeMalformedError(Path, Rels.takeError());
+      for (const typename ELFT::Rel &Rel : *Rels)
+        AddRel(Rel);
+    } else if (Type == ELF::SHT_CREL) {
+      Expected<typename ELFFile<ELFT>::RelsOrRelas> Decoded = Elf.crels(Header);
+      if (!Decoded)
+        return makeMalformedError(Path, Decoded.takeError());
+      for (const typename ELFT::Rel &Rel : Decoded->first)
+        AddRel(Rel);
+      for (const typename ELFT::Rela &Rela : Decoded->second)
+        AddRela(Rela, /*HasAddend=*/true);
+    } else {
+      // Android's packed forms decode to RELA; SHT_ANDROID_REL's addends
+      // still live in the patched words.
+      Expected<std::vector<typename ELFT::Rela>> Relas =
+          Elf.android_relas(Header);
+      if (!Relas)
+        return makeMalformedError(Path, Relas.takeError());
+      for (const typename ELFT::Rela &Rela : *Relas)
+        AddRela(Rela, /*HasAddend=*/Type == ELF::SHT_ANDROID_RELA);
+    }
+  }
+  return Error::success();
+}
+
+template <class ELFT> void ELFRelocationAuditor<ELFT>::setFileKind() {
+  if (Elf.getHeader().e_type == ELF::ET_EXEC) {
+    Result.FileKind = "executable";
+    return;
+  }
+  // A PIE has an interpreter, or lld's DF_1_PIE; a shared library neither.
+  bool IsPIE = false;
+  if (Expected<typename ELFT::PhdrRange> Phdrs = Elf.program_headers())
+    IsPIE = llvm::any_of(*Phdrs, [](const typename ELFT::Phdr &P) {
+      return P.p_type == ELF::PT_INTERP;
+    });
+  else
+    consumeError(Phdrs.takeError()); // Only the label depends on it.
+  if (Expected<typename ELFT::DynRange> Dynamic = Elf.dynamicEntries()) {
+    for (const typename ELFT::Dyn &Entry : *Dynamic)
+      if (Entry.d_tag == ELF::DT_FLAGS_1 && (Entry.getVal() & ELF::DF_1_PIE))
+        IsPIE = true;
+  } else {
+    consumeError(Dynamic.takeError());
+  }
+  Result.FileKind = IsPIE ? "PIE" : "shared library";
+}
+
+template <class ELFT>
+Expected<RelocationAudit> ELFRelocationAuditor<ELFT>::run() {
+  Result.Format = Obj.getFileFormatName().str();
+  setFileKind();
+  RelativeType = Elf.getRelativeRelocationType();
+  AbsoluteWordType =
+      getAbsoluteWordRelocationType(Elf.getHeader().e_machine, ELFT::Is64Bits);
+
+  Expected<typename ELFT::ShdrRange> Headers = Elf.sections();
+  if (!Headers)
+    return makeMalformedError(Path, Headers.takeError());
+  if (Error E = readSections(*Headers))
+    return std::move(E);
+  if (Error E = readDataObjects(*Headers))
+    return std::move(E);
+  if (Error E = readRelocations(*Headers))
+    return std::move(E);
+
+  for (auto &[Name, Counts] : ByType)
+    Result.ByType.push_back({Name, Counts});
+  for (auto &[Name, Counts] : BySection)
+    Result.BySection.push_back({Name, Counts});
+  for (AuditedObject &O : Objects)
+    if (getTotal(O.Counts) != 0)
+      Result.Objects.push_back(std::move(O));
+  return std::move(Result);
+}
+
+template <class ELFT>
+static Expected<RelocationAudit> auditELF(const ObjectFile &Obj,
+                                          StringRef Path) {
+  return ELFRelocationAuditor<ELFT>(cast<ELFObjectFile<ELFT>>(Obj), Path).run();
+}
+
+static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return makeToolError(Buffer.getError().message(), Path);
+  MemoryBufferRef Contents = (*Buffer)->getMemBufferRef();
+  static constexpr const char *NeedsLinked =
+      "give a linked shared library (-shared) or position-independent "
+      "executable (-pie)";
+
+  switch (identify_magic(Contents.getBuffer())) {
+  case file_magic::elf:
+  case file_magic::elf_executable:
+  case file_magic::elf_shared_object:
+    break;
+  case file_magic::elf_relocatable:
+    return makeToolError("is an object file, not linked: its relocations "
+                         "are for the static linker; the loader's exist only "
+                         "after linking",
+                         Path, NeedsLinked);
+  case file_magic::elf_core:
+    return makeToolError("is a core dump, not a program or library", Path);
+  case file_magic::coff_object:
+  case file_magic::coff_import_library:
+  case file_magic::pecoff_executable:
+    return makeToolError("is a COFF file: not supported for this format "
+                         "(kiln relocs reads ELF; PE base relocations are not "
+                         "audited yet)",
+                         Path);
+  case file_magic::macho_object:
+  case file_magic::macho_executable:
+  case file_magic::macho_fixed_virtual_memory_shared_lib:
+  case file_magic::macho_core:
+  case file_magic::macho_preload_executable:
+  case file_magic::macho_dynamically_linked_shared_lib:
+  case file_magic::macho_dynamic_linker:
+  case file_magic::macho_bundle:
+  case file_magic::macho_dynamically_linked_shared_lib_stub:
+  case file_magic::macho_dsym_companion:
+  case file_magic::macho_kext_bundle:
+  case file_magic::macho_universal_binary:
+  case file_magic::macho_file_set:
+    return makeToolError("is a Mach-O file: not supported for this format "
+                         "(kiln relocs reads ELF; rebases and binds are not "
+                         "audited yet)",
+                         Path);
+  case file_magic::bitcode:
+    return makeToolError("is LLVM bitcode, which has no relocations until "
+                         "it is compiled and linked",
+                         Path, NeedsLinked);
+  case file_magic::archive:
+    return makeToolError("is an archive of object files, not linked", Path,
+                         NeedsLinked);
+  default:
+    return makeToolError("is not an ELF file", Path, NeedsLinked);
+  }
+
+  Expected<std::unique_ptr<ObjectFile>> Obj =
+      ObjectFile::createELFObjectFile(Contents);
+  if (!Obj)
+    return makeMalformedError(Path, Obj.takeError());
+  if (isa<ELF64LEObjectFile>(**Obj))
+    return auditELF<ELF64LE>(**Obj, Path);
+  if (isa<ELF32LEObjectFile>(**Obj))
+    return auditELF<ELF32LE>(**Obj, Path);
+  if (isa<ELF64BEObjectFile>(**Obj))
+    return auditELF<ELF64BE>(**Obj, Path);
+  return auditELF<ELF32BE>(**Obj, Path);
+}
+
+Expected<RelocationAudit> relocs::auditRelocations(StringRef Path) {
+  // As lld-plugin/sources/lib/CrashGuard.h does for the linker inputs:
+  // LLVM's ELF reader trusts some offsets of a corrupt file; a fault there
+  // becomes this error when the tool enabled crash recovery.
+  std::optional<Expected<RelocationAudit>> Result;
+  CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { Result.emplace(auditUnguarded(Path)); }))
+    return makeToolError("malformed ELF file: LLVM's object reader failed on "
+                         "its contents",
+                         Path);
+  return std::move(*Result);
+}
