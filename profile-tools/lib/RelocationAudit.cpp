@@ -7,14 +7,19 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Reads the section headers of a linked ELF file (sections name what a
-/// relocation patches and classify what it points to), its data objects
-/// (.symtab, or .dynsym when stripped), then every allocated relocation
-/// section: those are the loader's. A relocation's target is known without
-/// the loader for relative relocations (the addend, or for REL and RELR the
-/// word stored in the file) and for absolute ones against a defined symbol
-/// (symbol + addend); everything else is resolved by symbol at load time and
-/// is "other".
+/// ELF: reads the section headers (sections name what a relocation patches
+/// and classify what it points to), the data objects (.symtab, or .dynsym
+/// when stripped), then every allocated relocation section: those are the
+/// loader's. A relocation's target is known without the loader for relative
+/// relocations (the addend, or for REL and RELR the word stored in the file)
+/// and for absolute ones against a defined symbol (symbol + addend);
+/// everything else is resolved by symbol at load time and is "other".
+///
+/// PE/COFF: the same over RVAs, from the base relocation table; every base
+/// relocation adds the load delta to an address stored in the file.
+///
+/// Relocations are all read before any is classified: a target that is
+/// itself patched holds an address, never a string.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +32,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Object/COFF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -34,6 +40,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace llvm;
@@ -196,11 +203,197 @@ StringRef relocs::getStrtabVerdictText(StrtabVerdict Verdict) {
 }
 
 //===----------------------------------------------------------------------===//
+// What the ELF and COFF readers share
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A section of the loaded image, as the audit needs it.
+struct SectionInfo {
+  StringRef Name;
+  uint64_t Address = 0; ///< ELF: virtual address; COFF: RVA.
+  uint64_t Size = 0;
+  /// The bytes the file holds for it: empty for .bss (or a corrupt file
+  /// offset), shorter than Size when the rest is zero-filled.
+  ArrayRef<uint8_t> Bytes;
+  bool IsNoBits = false;
+  bool Executable = false;
+  bool Writable = false;
+  /// ELF's SHF_MERGE | SHF_STRINGS: the compiler's mark for C strings (lld
+  /// keeps it on an output section that also holds other read-only data).
+  bool MergedStrings = false;
+};
+
+/// Sections and data objects by address, the classification of a target,
+/// and the counts: everything but reading the file's own structures.
+class AuditBuilder {
+public:
+  /// Adds section number Sections.size(); only \p Mapped sections are found
+  /// by address.
+  void addSection(const SectionInfo &S, bool Mapped) {
+    if (Mapped)
+      SectionIndex.add(S.Address, S.Size, Sections.size());
+    Sections.push_back(S);
+  }
+  const SectionInfo &getSection(size_t Index) const { return Sections[Index]; }
+  size_t getNumSections() const { return Sections.size(); }
+
+  void addObject(AuditedObject O) { Objects.push_back(std::move(O)); }
+
+  /// Indexes the sections and objects; call once, after adding them all.
+  void finalize();
+
+  AuditedObject *findObject(uint64_t Address) {
+    std::optional<uint32_t> Id = ObjectIndex.find(Address);
+    return Id ? &Objects[*Id] : nullptr;
+  }
+
+  /// \returns the \p Size byte word stored at \p Address in the file (0
+  /// where the image is zero-filled), or nothing if no section holds it.
+  std::optional<uint64_t> readWord(uint64_t Address, unsigned Size,
+                                   llvm::endianness Endian) const;
+
+  /// Tells classifyTarget() where the relocations patch, \p WordSize bytes
+  /// each; call before classifying.
+  void setRelocationSites(std::vector<uint64_t> Sites, unsigned WordSize);
+
+  /// \returns the class of a pointer to \p Target.
+  PointerClass classifyTarget(uint64_t Target) const;
+
+  /// Counts a relocation of type \p TypeName patching \p Offset.
+  void record(uint64_t Offset, StringRef TypeName, PointerClass Class,
+              AuditedObject *Patched);
+
+  /// \returns the audit, with the counts and objects moved in.
+  RelocationAudit finish();
+
+  RelocationAudit Result;
+
+private:
+  std::vector<SectionInfo> Sections;
+  AddressRangeIndex SectionIndex;
+  std::vector<AuditedObject> Objects;
+  AddressRangeIndex ObjectIndex;
+  std::vector<uint64_t> RelocationSites; ///< Sorted.
+  unsigned SiteSize = 8;
+  std::map<std::string, ClassCounts> ByType;
+  std::map<std::string, ClassCounts> BySection;
+};
+} // namespace
+
+void AuditBuilder::finalize() {
+  SectionIndex.finalize();
+  // Aliases (same address and size) are one object: keep the most visible
+  // name, since that decides what may change, then the first by name.
+  llvm::sort(Objects, [](const AuditedObject &A, const AuditedObject &B) {
+    return std::make_tuple(A.Address, A.Size, -int(A.Binding),
+                           StringRef(A.Name)) <
+           std::make_tuple(B.Address, B.Size, -int(B.Binding),
+                           StringRef(B.Name));
+  });
+  Objects.erase(std::unique(Objects.begin(), Objects.end(),
+                            [](const AuditedObject &A, const AuditedObject &B) {
+                              return A.Address == B.Address && A.Size == B.Size;
+                            }),
+                Objects.end());
+  for (size_t I = 0; I < Objects.size(); ++I)
+    ObjectIndex.add(Objects[I].Address, Objects[I].Size, I);
+  ObjectIndex.finalize();
+}
+
+std::optional<uint64_t> AuditBuilder::readWord(uint64_t Address, unsigned Size,
+                                               llvm::endianness Endian) const {
+  std::optional<uint32_t> Id = SectionIndex.find(Address);
+  if (!Id)
+    return std::nullopt;
+  const SectionInfo &S = Sections[*Id];
+  uint64_t Offset = Address - S.Address;
+  if (S.IsNoBits || Offset >= S.Bytes.size())
+    return 0; // Zero-filled: .bss, or past a COFF section's raw data.
+  if (Offset + Size > S.Bytes.size())
+    return std::nullopt;
+  const uint8_t *Word = S.Bytes.data() + Offset;
+  if (Size == 8)
+    return support::endian::read<uint64_t>(Word, Endian);
+  return support::endian::read<uint32_t>(Word, Endian);
+}
+
+void AuditBuilder::setRelocationSites(std::vector<uint64_t> Sites,
+                                      unsigned WordSize) {
+  llvm::sort(Sites);
+  RelocationSites = std::move(Sites);
+  SiteSize = WordSize;
+}
+
+PointerClass AuditBuilder::classifyTarget(uint64_t Target) const {
+  std::optional<uint32_t> Id = SectionIndex.find(Target);
+  if (!Id)
+    return PointerClass::Other;
+  const SectionInfo &S = Sections[*Id];
+  if (S.Executable)
+    return PointerClass::Function;
+  // Strings are read-only; the bytes decide, since a section marked as
+  // strings may hold other constants too, and .rodata may hold strings.
+  // A word the loader patches holds an address, whatever its bytes look
+  // like (in a REL, RELR or PE image the file stores the unrelocated one).
+  auto Site = llvm::lower_bound(RelocationSites,
+                                Target >= SiteSize ? Target - SiteSize + 1 : 0);
+  bool TargetIsPatched =
+      Site != RelocationSites.end() && *Site < Target + SiteSize;
+  if (!S.Writable && !S.IsNoBits && !TargetIsPatched) {
+    // A lone NUL is an empty string only where the compiler put strings,
+    // and not inside a named variable (string literals have no symbol): lld
+    // merges `static const int Zeros[]` into the same .rodata.
+    bool AllowEmpty = S.MergedStrings && !ObjectIndex.find(Target);
+    uint64_t Offset = Target - S.Address;
+    if (Offset < S.Bytes.size() &&
+        looksLikeCString(S.Bytes.drop_front(Offset), AllowEmpty))
+      return PointerClass::String;
+  }
+  return PointerClass::Data;
+}
+
+void AuditBuilder::record(uint64_t Offset, StringRef TypeName,
+                          PointerClass Class, AuditedObject *Patched) {
+  unsigned ClassIndex = unsigned(Class);
+  ++Result.Totals[ClassIndex];
+  if (Patched)
+    ++Patched->Counts[ClassIndex];
+  else
+    ++Result.OutsideObjects[ClassIndex];
+  ++ByType[TypeName.str()][ClassIndex];
+  std::optional<uint32_t> SectionId = SectionIndex.find(Offset);
+  ++BySection[SectionId ? Sections[*SectionId].Name.str() : "<none>"]
+             [ClassIndex];
+}
+
+RelocationAudit AuditBuilder::finish() {
+  for (auto &[Name, Counts] : ByType)
+    Result.ByType.push_back({Name, Counts});
+  for (auto &[Name, Counts] : BySection)
+    Result.BySection.push_back({Name, Counts});
+  for (AuditedObject &O : Objects)
+    if (getTotal(O.Counts) != 0)
+      Result.Objects.push_back(std::move(O));
+  return std::move(Result);
+}
+
+/// \returns true if \p Name is a vtable's: every slot of one (virtual
+/// functions, its typeinfo) exists for virtual dispatch.
+static bool isVTableName(StringRef Name) {
+  return Name.starts_with("_ZTV") || Name.starts_with("??_7");
+}
+
+static Error makeMalformedError(StringRef Path, StringRef Format, Error E) {
+  return makeToolError(
+      "malformed " + Format + " file: " + toString(std::move(E)), Path);
+}
+
+//===----------------------------------------------------------------------===//
 // Reading an ELF file
 //===----------------------------------------------------------------------===//
 
 static Error makeMalformedError(StringRef Path, Error E) {
-  return makeToolError("malformed ELF file: " + toString(std::move(E)), Path);
+  return makeMalformedError(Path, "ELF", std::move(E));
 }
 
 static bool isDataRelRoName(StringRef Name) {
@@ -235,21 +428,6 @@ static uint32_t getAbsoluteWordRelocationType(uint16_t Machine, bool Is64) {
 }
 
 namespace {
-/// An allocated section, as the audit needs it.
-struct SectionInfo {
-  StringRef Name;
-  uint64_t Address = 0;
-  uint64_t Size = 0;
-  /// The section's bytes, empty for SHT_NOBITS (or a corrupt file offset).
-  ArrayRef<uint8_t> Bytes;
-  bool IsNoBits = false;
-  bool Executable = false;
-  bool Writable = false;
-  /// SHF_MERGE | SHF_STRINGS: the compiler's mark for C strings (lld keeps
-  /// it on an output section that also holds other read-only data).
-  bool MergedStrings = false;
-};
-
 /// One relocation as read from any of the encodings.
 struct RawRelocation {
   uint64_t Offset;
@@ -277,25 +455,22 @@ private:
   Error readRelocations(ArrayRef<Elf_Shdr> Headers);
   void setFileKind();
 
-  /// \returns the word stored at \p Address in the file (0 in .bss), or
-  /// nothing if no section holds it.
-  std::optional<uint64_t> readWord(uint64_t Address) const;
-  PointerClass classifyTarget(uint64_t Target) const;
+  std::optional<uint64_t> readWord(uint64_t Address) const {
+    return Builder.readWord(Address, sizeof(WordType), ELFT::Endianness);
+  }
   PointerClass classify(const RawRelocation &R, ArrayRef<Elf_Sym> Symbols,
                         const AuditedObject *Patched) const;
   void add(const RawRelocation &R, ArrayRef<Elf_Sym> Symbols);
 
+  /// Relocations read, with the symbols of their section, classified once
+  /// all are known.
+  std::vector<std::pair<RawRelocation, ArrayRef<Elf_Sym>>> Pending;
+
   const ELFObjectFile<ELFT> &Obj;
   const ELFFile<ELFT> &Elf;
   StringRef Path;
-  RelocationAudit Result;
-
-  std::vector<SectionInfo> Sections; ///< Indexed like the section headers.
-  AddressRangeIndex SectionIndex;    ///< Allocated sections by address.
-  std::vector<AuditedObject> Objects;
-  AddressRangeIndex ObjectIndex;
-  std::map<std::string, ClassCounts> ByType;
-  std::map<std::string, ClassCounts> BySection;
+  /// Sections numbered like the section headers.
+  AuditBuilder Builder;
   uint32_t RelativeType = 0;
   uint32_t AbsoluteWordType = 0;
 };
@@ -303,17 +478,17 @@ private:
 
 template <class ELFT>
 Error ELFRelocationAuditor<ELFT>::readSections(ArrayRef<Elf_Shdr> Headers) {
-  Sections.resize(Headers.size());
   StringRef File(reinterpret_cast<const char *>(Elf.base()), Elf.getBufSize());
-  for (size_t I = 0; I < Headers.size(); ++I) {
-    const Elf_Shdr &Header = Headers[I];
+  for (const Elf_Shdr &Header : Headers) {
     Expected<StringRef> Name = Elf.getSectionName(Header);
     if (!Name)
       return makeMalformedError(Path, Name.takeError());
-    SectionInfo &S = Sections[I];
+    SectionInfo S;
     S.Name = *Name;
-    if (!(Header.sh_flags & ELF::SHF_ALLOC))
+    if (!(Header.sh_flags & ELF::SHF_ALLOC)) {
+      Builder.addSection(S, /*Mapped=*/false);
       continue;
+    }
     S.Address = Header.sh_addr;
     S.Size = Header.sh_size;
     S.IsNoBits = Header.sh_type == ELF::SHT_NOBITS;
@@ -325,13 +500,11 @@ Error ELFRelocationAuditor<ELFT>::readSections(ArrayRef<Elf_Shdr> Headers) {
     if (!S.IsNoBits && Offset <= File.size() && S.Size <= File.size() - Offset)
       S.Bytes = arrayRefFromStringRef(File.substr(Offset, S.Size));
     if (isDataRelRoName(S.Name))
-      Result.DataRelRoBytes += S.Size;
+      Builder.Result.DataRelRoBytes += S.Size;
     // .tbss takes no address space: its addresses belong to what follows.
-    if (S.IsNoBits && (Header.sh_flags & ELF::SHF_TLS))
-      continue;
-    SectionIndex.add(S.Address, S.Size, I);
+    bool IsTBSS = S.IsNoBits && (Header.sh_flags & ELF::SHF_TLS);
+    Builder.addSection(S, /*Mapped=*/!IsTBSS);
   }
-  SectionIndex.finalize();
   return Error::success();
 }
 
@@ -348,7 +521,7 @@ Error ELFRelocationAuditor<ELFT>::readDataObjects(ArrayRef<Elf_Shdr> Headers) {
         SymbolTable = &Header;
   if (!SymbolTable)
     return Error::success();
-  Result.SymbolTable =
+  Builder.Result.SymbolTable =
       SymbolTable->sh_type == ELF::SHT_SYMTAB ? ".symtab" : ".dynsym";
 
   Expected<typename ELFT::SymRange> Symbols = Elf.symbols(SymbolTable);
@@ -370,8 +543,8 @@ Error ELFRelocationAuditor<ELFT>::readDataObjects(ArrayRef<Elf_Shdr> Headers) {
     O.Name = Name->str();
     O.Address = Symbol.st_value;
     O.Size = Symbol.st_size;
-    if (Symbol.st_shndx < Sections.size())
-      O.Section = Sections[Symbol.st_shndx].Name.str();
+    if (Symbol.st_shndx < Builder.getNumSections())
+      O.Section = Builder.getSection(Symbol.st_shndx).Name.str();
     O.ReadOnlyAfterRelocation = isDataRelRoName(O.Section);
     // Linkers make hidden globals local in the output; their visibility
     // still says other translation units may use them.
@@ -382,65 +555,9 @@ Error ELFRelocationAuditor<ELFT>::readDataObjects(ArrayRef<Elf_Shdr> Headers) {
       O.Binding = ObjectBinding::Local;
     else
       O.Binding = ObjectBinding::Exported;
-    Objects.push_back(std::move(O));
+    Builder.addObject(std::move(O));
   }
-
-  // Aliases (same address and size) are one object: keep the most visible
-  // name, since that decides what may change, then the first by name.
-  llvm::sort(Objects, [](const AuditedObject &A, const AuditedObject &B) {
-    return std::make_tuple(A.Address, A.Size, -int(A.Binding),
-                           StringRef(A.Name)) <
-           std::make_tuple(B.Address, B.Size, -int(B.Binding),
-                           StringRef(B.Name));
-  });
-  Objects.erase(std::unique(Objects.begin(), Objects.end(),
-                            [](const AuditedObject &A, const AuditedObject &B) {
-                              return A.Address == B.Address && A.Size == B.Size;
-                            }),
-                Objects.end());
-  for (size_t I = 0; I < Objects.size(); ++I)
-    ObjectIndex.add(Objects[I].Address, Objects[I].Size, I);
-  ObjectIndex.finalize();
   return Error::success();
-}
-
-template <class ELFT>
-std::optional<uint64_t>
-ELFRelocationAuditor<ELFT>::readWord(uint64_t Address) const {
-  std::optional<uint32_t> Id = SectionIndex.find(Address);
-  if (!Id)
-    return std::nullopt;
-  const SectionInfo &S = Sections[*Id];
-  if (S.IsNoBits)
-    return 0;
-  uint64_t Offset = Address - S.Address;
-  if (Offset + sizeof(WordType) > S.Bytes.size())
-    return std::nullopt;
-  return support::endian::read<WordType>(S.Bytes.data() + Offset,
-                                         ELFT::Endianness);
-}
-
-template <class ELFT>
-PointerClass ELFRelocationAuditor<ELFT>::classifyTarget(uint64_t Target) const {
-  std::optional<uint32_t> Id = SectionIndex.find(Target);
-  if (!Id)
-    return PointerClass::Other;
-  const SectionInfo &S = Sections[*Id];
-  if (S.Executable)
-    return PointerClass::Function;
-  // Strings are read-only; the bytes decide, since a section marked as
-  // strings may hold other constants too, and .rodata may hold strings.
-  if (!S.Writable && !S.IsNoBits) {
-    // A lone NUL is an empty string only where the compiler put strings,
-    // and not inside a named variable (string literals have no symbol): lld
-    // merges `static const int Zeros[]` into the same .rodata.
-    bool AllowEmpty = S.MergedStrings && !ObjectIndex.find(Target);
-    uint64_t Offset = Target - S.Address;
-    if (Offset < S.Bytes.size() &&
-        looksLikeCString(S.Bytes.drop_front(Offset), AllowEmpty))
-      return PointerClass::String;
-  }
-  return PointerClass::Data;
 }
 
 template <class ELFT>
@@ -448,14 +565,12 @@ PointerClass
 ELFRelocationAuditor<ELFT>::classify(const RawRelocation &R,
                                      ArrayRef<Elf_Sym> Symbols,
                                      const AuditedObject *Patched) const {
-  // A vtable's slots (virtual functions, its typeinfo) exist because of
-  // virtual dispatch; report them all as such.
-  if (Patched && StringRef(Patched->Name).starts_with("_ZTV"))
+  if (Patched && isVTableName(Patched->Name))
     return PointerClass::Function;
   if (RelativeType != 0 && R.Type == RelativeType) {
     std::optional<uint64_t> Target =
         R.Addend ? std::optional<uint64_t>(*R.Addend) : readWord(R.Offset);
-    return Target ? classifyTarget(*Target) : PointerClass::Other;
+    return Target ? Builder.classifyTarget(*Target) : PointerClass::Other;
   }
   if (AbsoluteWordType == 0 || R.Type != AbsoluteWordType)
     return PointerClass::Other; // GOT, PLT, TLS, IRELATIVE, COPY, ...
@@ -476,28 +591,17 @@ ELFRelocationAuditor<ELFT>::classify(const RawRelocation &R,
       R.Addend ? std::optional<uint64_t>(*R.Addend) : readWord(R.Offset);
   if (!Addend)
     return PointerClass::Other;
-  return classifyTarget(SymbolValue + *Addend);
+  return Builder.classifyTarget(SymbolValue + *Addend);
 }
 
 template <class ELFT>
 void ELFRelocationAuditor<ELFT>::add(const RawRelocation &R,
                                      ArrayRef<Elf_Sym> Symbols) {
-  std::optional<uint32_t> ObjectId = ObjectIndex.find(R.Offset);
-  AuditedObject *Patched = ObjectId ? &Objects[*ObjectId] : nullptr;
-  unsigned Class = unsigned(classify(R, Symbols, Patched));
-
-  ++Result.Totals[Class];
-  if (Patched)
-    ++Patched->Counts[Class];
-  else
-    ++Result.OutsideObjects[Class];
-
+  AuditedObject *Patched = Builder.findObject(R.Offset);
+  PointerClass Class = classify(R, Symbols, Patched);
   SmallString<32> TypeName;
   Elf.getRelocationTypeName(R.Type, TypeName);
-  ++ByType[std::string(TypeName)][Class];
-
-  std::optional<uint32_t> SectionId = SectionIndex.find(R.Offset);
-  ++BySection[SectionId ? Sections[*SectionId].Name.str() : "<none>"][Class];
+  Builder.record(R.Offset, TypeName, Class, Patched);
 }
 
 template <class ELFT>
@@ -521,10 +625,10 @@ Error ELFRelocationAuditor<ELFT>::readRelocations(ArrayRef<Elf_Shdr> Headers) {
         return makeMalformedError(Path, Entries.takeError());
       std::vector<uint64_t> Words(Entries->begin(), Entries->end());
       std::vector<uint64_t> Addresses = decodeRelr(Words, sizeof(WordType));
-      Result.RelrEntries += Words.size();
-      Result.RelrRelocations += Addresses.size();
+      Builder.Result.RelrEntries += Words.size();
+      Builder.Result.RelrRelocations += Addresses.size();
       for (uint64_t Address : Addresses)
-        add({Address, RelativeType, 0, std::nullopt}, {});
+        Pending.push_back({{Address, RelativeType, 0, std::nullopt}, {}});
       continue;
     }
 
@@ -541,17 +645,17 @@ Error ELFRelocationAuditor<ELFT>::readRelocations(ArrayRef<Elf_Shdr> Headers) {
     }
 
     auto AddRel = [&](const typename ELFT::Rel &Rel) {
-      add({Rel.r_offset, Rel.getType(IsMips64EL), Rel.getSymbol(IsMips64EL),
-           std::nullopt},
-          Symbols);
+      Pending.push_back({{Rel.r_offset, Rel.getType(IsMips64EL),
+                          Rel.getSymbol(IsMips64EL), std::nullopt},
+                         Symbols});
     };
     auto AddRela = [&](const typename ELFT::Rela &Rela, bool HasAddend) {
       std::optional<int64_t> Addend;
       if (HasAddend)
         Addend = Rela.r_addend;
-      add({Rela.r_offset, Rela.getType(IsMips64EL), Rela.getSymbol(IsMips64EL),
-           Addend},
-          Symbols);
+      Pending.push_back({{Rela.r_offset, Rela.getType(IsMips64EL),
+                          Rela.getSymbol(IsMips64EL), Addend},
+                         Symbols});
     };
 
     if (Type == ELF::SHT_RELA) {
@@ -590,7 +694,7 @@ Error ELFRelocationAuditor<ELFT>::readRelocations(ArrayRef<Elf_Shdr> Headers) {
 
 template <class ELFT> void ELFRelocationAuditor<ELFT>::setFileKind() {
   if (Elf.getHeader().e_type == ELF::ET_EXEC) {
-    Result.FileKind = "executable";
+    Builder.Result.FileKind = "executable";
     return;
   }
   // A PIE has an interpreter, or lld's DF_1_PIE; a shared library neither.
@@ -608,12 +712,13 @@ template <class ELFT> void ELFRelocationAuditor<ELFT>::setFileKind() {
   } else {
     consumeError(Dynamic.takeError());
   }
-  Result.FileKind = IsPIE ? "PIE" : "shared library";
+  Builder.Result.FileKind = IsPIE ? "PIE" : "shared library";
 }
 
 template <class ELFT>
 Expected<RelocationAudit> ELFRelocationAuditor<ELFT>::run() {
-  Result.Format = Obj.getFileFormatName().str();
+  Builder.Result.Format = Obj.getFileFormatName().str();
+  Builder.Result.HasDataRelRo = true;
   setFileKind();
   RelativeType = Elf.getRelativeRelocationType();
   AbsoluteWordType =
@@ -626,23 +731,226 @@ Expected<RelocationAudit> ELFRelocationAuditor<ELFT>::run() {
     return std::move(E);
   if (Error E = readDataObjects(*Headers))
     return std::move(E);
+  Builder.finalize();
   if (Error E = readRelocations(*Headers))
     return std::move(E);
+  std::vector<uint64_t> Sites;
+  Sites.reserve(Pending.size());
+  for (const auto &[R, Symbols] : Pending)
+    Sites.push_back(R.Offset);
+  Builder.setRelocationSites(std::move(Sites), sizeof(WordType));
+  for (const auto &[R, Symbols] : Pending)
+    add(R, Symbols);
 
-  for (auto &[Name, Counts] : ByType)
-    Result.ByType.push_back({Name, Counts});
-  for (auto &[Name, Counts] : BySection)
-    Result.BySection.push_back({Name, Counts});
-  for (AuditedObject &O : Objects)
-    if (getTotal(O.Counts) != 0)
-      Result.Objects.push_back(std::move(O));
-  return std::move(Result);
+  return Builder.finish();
 }
 
 template <class ELFT>
 static Expected<RelocationAudit> auditELF(const ObjectFile &Obj,
                                           StringRef Path) {
   return ELFRelocationAuditor<ELFT>(cast<ELFObjectFile<ELFT>>(Obj), Path).run();
+}
+
+//===----------------------------------------------------------------------===//
+// Reading a PE/COFF image
+//===----------------------------------------------------------------------===//
+
+Expected<std::vector<BaseRelocation>>
+relocs::decodeBaseRelocations(ArrayRef<uint8_t> Table) {
+  constexpr size_t BlockHeaderSize = 8; // Page RVA, block size.
+  std::vector<BaseRelocation> Relocations;
+  size_t Offset = 0;
+  while (Offset < Table.size()) {
+    if (Table.size() - Offset < BlockHeaderSize)
+      return createStringError("base relocation block at offset " +
+                               Twine(Offset) + " is cut short");
+    uint32_t PageRVA = support::endian::read32le(Table.data() + Offset);
+    uint32_t BlockSize = support::endian::read32le(Table.data() + Offset + 4);
+    // Each entry is two bytes; a block that is not whole would make the
+    // next block start in the middle of this one.
+    if (BlockSize < BlockHeaderSize || BlockSize % 2 != 0 ||
+        BlockSize > Table.size() - Offset)
+      return createStringError("base relocation block at offset " +
+                               Twine(Offset) + " has a bad size (" +
+                               Twine(BlockSize) + ")");
+    for (size_t Entry = Offset + BlockHeaderSize; Entry < Offset + BlockSize;
+         Entry += 2) {
+      uint16_t Value = support::endian::read16le(Table.data() + Entry);
+      Relocations.push_back({PageRVA + (Value & 0xfffu), uint8_t(Value >> 12)});
+    }
+    Offset += BlockSize;
+  }
+  return Relocations;
+}
+
+/// \returns the name of base relocation type \p Type.
+static std::string getBaseRelocationTypeName(uint8_t Type) {
+  switch (Type) {
+  case COFF::IMAGE_REL_BASED_ABSOLUTE:
+    return "IMAGE_REL_BASED_ABSOLUTE";
+  case COFF::IMAGE_REL_BASED_HIGH:
+    return "IMAGE_REL_BASED_HIGH";
+  case COFF::IMAGE_REL_BASED_LOW:
+    return "IMAGE_REL_BASED_LOW";
+  case COFF::IMAGE_REL_BASED_HIGHLOW:
+    return "IMAGE_REL_BASED_HIGHLOW";
+  case COFF::IMAGE_REL_BASED_HIGHADJ:
+    return "IMAGE_REL_BASED_HIGHADJ";
+  case COFF::IMAGE_REL_BASED_DIR64:
+    return "IMAGE_REL_BASED_DIR64";
+  default:
+    return "IMAGE_REL_BASED_" + std::to_string(Type);
+  }
+}
+
+/// Audits the base relocations of a PE image. Addresses are RVAs. Objects
+/// come from the COFF symbol table, which only some linkers write (lld-link
+/// with /debug:symtab, MinGW); its symbols have no size, so an object ends
+/// where the next symbol of its section starts.
+static Expected<RelocationAudit> auditCOFF(const COFFObjectFile &Obj,
+                                           StringRef Path) {
+  auto Malformed = [&](Error E) {
+    return makeMalformedError(Path, "COFF", std::move(E));
+  };
+  AuditBuilder Builder;
+  RelocationAudit &Result = Builder.Result;
+  Result.Format = Obj.getFileFormatName().str();
+  Result.FileKind =
+      Obj.getCharacteristics() & COFF::IMAGE_FILE_DLL ? "DLL" : "executable";
+
+  // Section number N (from 1) is the builder's section N - 1.
+  for (const SectionRef &Ref : Obj.sections()) {
+    const coff_section *Header = Obj.getCOFFSection(Ref);
+    Expected<StringRef> Name = Obj.getSectionName(Header);
+    if (!Name)
+      return Malformed(Name.takeError());
+    SectionInfo S;
+    S.Name = *Name;
+    S.Address = Header->VirtualAddress;
+    S.Size = Header->VirtualSize ? Header->VirtualSize : Header->SizeOfRawData;
+    S.IsNoBits =
+        Header->Characteristics & COFF::IMAGE_SCN_CNT_UNINITIALIZED_DATA;
+    S.Executable = Header->Characteristics & COFF::IMAGE_SCN_MEM_EXECUTE;
+    S.Writable = Header->Characteristics & COFF::IMAGE_SCN_MEM_WRITE;
+    if (!S.IsNoBits) {
+      ArrayRef<uint8_t> Bytes;
+      if (Error E = Obj.getSectionContents(Header, Bytes))
+        return Malformed(std::move(E));
+      S.Bytes = Bytes.take_front(S.Size);
+    }
+    Builder.addSection(S, /*Mapped=*/true);
+  }
+
+  std::set<uint64_t> ExportedRVAs;
+  for (const ExportDirectoryEntryRef &Export : Obj.export_directories()) {
+    bool IsForwarder = false;
+    uint32_t RVA = 0;
+    if (Error E = Export.isForwarder(IsForwarder))
+      return Malformed(std::move(E));
+    if (IsForwarder)
+      continue; // Names a function of another DLL.
+    if (Error E = Export.getExportRVA(RVA))
+      return Malformed(std::move(E));
+    ExportedRVAs.insert(RVA);
+  }
+
+  // Every defined symbol ends the object before it in its section.
+  std::map<int32_t, std::vector<uint64_t>> SymbolStarts;
+  std::vector<std::pair<int32_t, AuditedObject>> Candidates;
+  if (Obj.getNumberOfSymbols() != 0)
+    Result.SymbolTable = "COFF symbol table";
+  for (uint32_t I = 0; I < Obj.getNumberOfSymbols();) {
+    Expected<COFFSymbolRef> Symbol = Obj.getSymbol(I);
+    if (!Symbol)
+      return Malformed(Symbol.takeError());
+    I += 1 + Symbol->getNumberOfAuxSymbols();
+    int32_t SectionNumber = Symbol->getSectionNumber();
+    uint8_t StorageClass = Symbol->getStorageClass();
+    if (SectionNumber <= 0 ||
+        size_t(SectionNumber) > Builder.getNumSections() ||
+        Symbol->getSectionDefinition() ||
+        (StorageClass != COFF::IMAGE_SYM_CLASS_EXTERNAL &&
+         StorageClass != COFF::IMAGE_SYM_CLASS_STATIC))
+      continue;
+    const SectionInfo &S = Builder.getSection(SectionNumber - 1);
+    uint64_t Address = S.Address + Symbol->getValue();
+    SymbolStarts[SectionNumber].push_back(Address);
+    if (S.Executable ||
+        Symbol->getComplexType() == COFF::IMAGE_SYM_DTYPE_FUNCTION)
+      continue;
+    Expected<StringRef> Name = Obj.getSymbolName(*Symbol);
+    if (!Name)
+      return Malformed(Name.takeError());
+    AuditedObject O;
+    O.Name = Name->str();
+    O.Address = Address;
+    O.Section = S.Name.str();
+    // The loader relocates read-only sections and protects them again.
+    O.ReadOnlyAfterRelocation = !S.Writable;
+    if (StorageClass == COFF::IMAGE_SYM_CLASS_STATIC)
+      O.Binding = ObjectBinding::Local;
+    else if (ExportedRVAs.count(Address))
+      O.Binding = ObjectBinding::Exported;
+    else
+      O.Binding = ObjectBinding::Hidden;
+    Candidates.push_back({SectionNumber, std::move(O)});
+  }
+  for (auto &[SectionNumber, Starts] : SymbolStarts) {
+    llvm::sort(Starts);
+    Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
+  }
+  for (auto &[SectionNumber, O] : Candidates) {
+    const SectionInfo &S = Builder.getSection(SectionNumber - 1);
+    const std::vector<uint64_t> &Starts = SymbolStarts[SectionNumber];
+    auto Next = llvm::upper_bound(Starts, O.Address);
+    uint64_t End = Next == Starts.end() ? S.Address + S.Size : *Next;
+    if (End <= O.Address)
+      continue;
+    O.Size = End - O.Address;
+    Builder.addObject(std::move(O));
+  }
+  Builder.finalize();
+
+  const data_directory *Directory =
+      Obj.getDataDirectory(COFF::BASE_RELOCATION_TABLE);
+  if (!Directory || Directory->RelativeVirtualAddress == 0 ||
+      Directory->Size == 0)
+    return Builder.finish(); // Not relocatable, or nothing to relocate.
+  ArrayRef<uint8_t> Table;
+  if (Error E = Obj.getRvaAndSizeAsBytes(Directory->RelativeVirtualAddress,
+                                         Directory->Size, Table))
+    return Malformed(std::move(E));
+  Expected<std::vector<BaseRelocation>> Relocations =
+      decodeBaseRelocations(Table);
+  if (!Relocations)
+    return Malformed(Relocations.takeError());
+
+  std::vector<uint64_t> Sites;
+  for (const BaseRelocation &R : *Relocations)
+    if (R.Type != COFF::IMAGE_REL_BASED_ABSOLUTE)
+      Sites.push_back(R.RVA);
+  Builder.setRelocationSites(std::move(Sites), Obj.is64() ? 8 : 4);
+
+  const uint64_t ImageBase = Obj.getImageBase();
+  for (const BaseRelocation &R : *Relocations) {
+    if (R.Type == COFF::IMAGE_REL_BASED_ABSOLUTE)
+      continue; // Padding that keeps the next block aligned.
+    AuditedObject *Patched = Builder.findObject(R.RVA);
+    PointerClass Class = PointerClass::Other;
+    if (Patched && isVTableName(Patched->Name)) {
+      Class = PointerClass::Function;
+    } else if (R.Type == COFF::IMAGE_REL_BASED_DIR64 ||
+               R.Type == COFF::IMAGE_REL_BASED_HIGHLOW) {
+      // The stored word is an address at the preferred image base.
+      std::optional<uint64_t> Target =
+          Builder.readWord(R.RVA, R.Type == COFF::IMAGE_REL_BASED_DIR64 ? 8 : 4,
+                           llvm::endianness::little);
+      if (Target && *Target >= ImageBase)
+        Class = Builder.classifyTarget(*Target - ImageBase);
+    }
+    Builder.record(R.RVA, getBaseRelocationTypeName(R.Type), Class, Patched);
+  }
+  return Builder.finish();
 }
 
 static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
@@ -668,13 +976,16 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
                          Path, NeedsLinked);
   case file_magic::elf_core:
     return makeToolError("is a core dump, not a program or library", Path);
-  case file_magic::coff_object:
-  case file_magic::coff_import_library:
   case file_magic::pecoff_executable:
-    return makeToolError("is a COFF file: not supported for this format "
-                         "(kiln relocs reads ELF; PE base relocations are not "
-                         "audited yet)",
-                         Path);
+    break;
+  case file_magic::coff_object:
+    return makeToolError("is a COFF object file, not linked: its relocations "
+                         "are for the linker; base relocations exist only in "
+                         "a linked image",
+                         Path, "give a linked DLL or executable");
+  case file_magic::coff_import_library:
+    return makeToolError("is an import library, not a linked image", Path,
+                         "give the DLL itself");
   case file_magic::macho_object:
   case file_magic::macho_executable:
   case file_magic::macho_fixed_virtual_memory_shared_lib:
@@ -689,8 +1000,8 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
   case file_magic::macho_universal_binary:
   case file_magic::macho_file_set:
     return makeToolError("is a Mach-O file: not supported for this format "
-                         "(kiln relocs reads ELF; rebases and binds are not "
-                         "audited yet)",
+                         "(kiln relocs reads ELF and PE/COFF; rebases and "
+                         "binds are not audited yet)",
                          Path);
   case file_magic::bitcode:
     return makeToolError("is LLVM bitcode, which has no relocations until "
@@ -700,9 +1011,17 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
     return makeToolError("is an archive of object files, not linked", Path,
                          NeedsLinked);
   default:
-    return makeToolError("is not an ELF file", Path, NeedsLinked);
+    return makeToolError("is neither an ELF nor a PE/COFF file", Path,
+                         NeedsLinked);
   }
 
+  if (identify_magic(Contents.getBuffer()) == file_magic::pecoff_executable) {
+    Expected<std::unique_ptr<ObjectFile>> Obj =
+        ObjectFile::createCOFFObjectFile(Contents);
+    if (!Obj)
+      return makeMalformedError(Path, "COFF", Obj.takeError());
+    return auditCOFF(cast<COFFObjectFile>(**Obj), Path);
+  }
   Expected<std::unique_ptr<ObjectFile>> Obj =
       ObjectFile::createELFObjectFile(Contents);
   if (!Obj)
@@ -718,13 +1037,13 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
 
 Expected<RelocationAudit> relocs::auditRelocations(StringRef Path) {
   // As lld-plugin/sources/lib/CrashGuard.h does for the linker inputs:
-  // LLVM's ELF reader trusts some offsets of a corrupt file; a fault there
-  // becomes this error when the tool enabled crash recovery.
+  // LLVM's object readers trust some offsets of a corrupt file; a fault
+  // there becomes this error when the tool enabled crash recovery.
   std::optional<Expected<RelocationAudit>> Result;
   CrashRecoveryContext CRC;
   if (!CRC.RunSafely([&] { Result.emplace(auditUnguarded(Path)); }))
-    return makeToolError("malformed ELF file: LLVM's object reader failed on "
-                         "its contents",
+    return makeToolError("malformed file: LLVM's object reader failed on its "
+                         "contents",
                          Path);
   return std::move(*Result);
 }

@@ -175,7 +175,8 @@ static void printText(const RelocsCommandOptions &Opts, const RelocsReport &R,
     OS << " (RELR: " << A.RelrRelocations << " in " << A.RelrEntries
        << " entries)";
   OS << '\n';
-  OS << ".data.rel.ro: " << A.DataRelRoBytes << " bytes\n";
+  if (A.HasDataRelRo)
+    OS << ".data.rel.ro: " << A.DataRelRoBytes << " bytes\n";
   if (A.SymbolTable.empty())
     OS << "data objects: none (no symbol table)\n";
   else

@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The parts of the relocation audit that need no ELF file, on literal data:
-/// RELR decoding, the address-range index that attributes relocations to
-/// objects and sections, the C-string test and the kiln-strtab verdict.
+/// The parts of the relocation audit that need no file, on literal data:
+/// RELR and PE base-relocation decoding, the address-range index that
+/// attributes relocations to objects and sections, the C-string test and
+/// the kiln-strtab verdict.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Testing/Support/Error.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -48,6 +50,39 @@ TEST(DecodeRelr, AddressEntryRestartsTheBase) {
   EXPECT_THAT(decodeRelr({0x1000, 0x3, 0x4000, 0x3}, 8),
               ElementsAre(0x1000, 0x1008, 0x4000, 0x4008));
   EXPECT_THAT(decodeRelr({}, 8), IsEmpty());
+}
+
+TEST(DecodeBaseRelocations, BlocksOfTypedPageOffsets) {
+  // Block 1: page 0x2000, 12 bytes: DIR64 at +0x010, ABSOLUTE padding.
+  // Block 2: page 0x3000, 10 bytes: HIGHLOW at +0xff8.
+  const uint8_t Table[] = {0x00, 0x20, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00,
+                           0x10, 0xa0, 0x00, 0x00, 0x00, 0x30, 0x00, 0x00,
+                           0x0a, 0x00, 0x00, 0x00, 0xf8, 0x3f};
+  Expected<std::vector<BaseRelocation>> Relocations =
+      decodeBaseRelocations(Table);
+  ASSERT_THAT_EXPECTED(Relocations, Succeeded());
+  ASSERT_EQ(Relocations->size(), 3u);
+  EXPECT_EQ((*Relocations)[0].RVA, 0x2010u);
+  EXPECT_EQ((*Relocations)[0].Type, 10u); // IMAGE_REL_BASED_DIR64
+  EXPECT_EQ((*Relocations)[1].Type, 0u);  // IMAGE_REL_BASED_ABSOLUTE
+  EXPECT_EQ((*Relocations)[2].RVA, 0x3ff8u);
+  EXPECT_EQ((*Relocations)[2].Type, 3u); // IMAGE_REL_BASED_HIGHLOW
+}
+
+TEST(DecodeBaseRelocations, RejectsInconsistentBlockSizes) {
+  // A size smaller than the block header would never advance.
+  const uint8_t TooSmall[] = {0x00, 0x20, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00};
+  EXPECT_THAT_EXPECTED(decodeBaseRelocations(TooSmall),
+                       FailedWithMessage("base relocation block at offset 0 "
+                                         "has a bad size (4)"));
+  // A size past the end of the table.
+  const uint8_t TooLarge[] = {0x00, 0x20, 0x00, 0x00, 0x40,
+                              0x00, 0x00, 0x00, 0x10, 0xa0};
+  EXPECT_THAT_EXPECTED(decodeBaseRelocations(TooLarge), Failed());
+  const uint8_t CutShort[] = {0x00, 0x20, 0x00};
+  EXPECT_THAT_EXPECTED(decodeBaseRelocations(CutShort),
+                       FailedWithMessage("base relocation block at offset 0 "
+                                         "is cut short"));
 }
 
 TEST(AddressRangeIndex, FindsTheContainingRange) {

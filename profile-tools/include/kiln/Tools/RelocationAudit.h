@@ -9,10 +9,11 @@
 /// \file
 /// The analysis behind `kiln relocs`: read the dynamic relocations of a
 /// linked ELF shared library or PIE (REL, RELA, RELR, CREL and Android's
-/// packed forms), attribute each to the data object whose bytes it patches
-/// (or to the section, when no object covers it), and classify it by what
-/// the patched word points to: a C string, code (or a vtable slot), other
-/// data, or something the loader resolves by symbol (GOT, PLT, TLS, ...).
+/// packed forms) or the base relocations of a PE/COFF image, attribute each
+/// to the data object whose bytes it patches (or to the section, when no
+/// object covers it), and classify it by what the patched word points to: a
+/// C string, code (or a vtable slot), other data, or something the loader
+/// resolves by symbol (GOT, PLT, TLS, ...).
 ///
 /// Every relocation the loader applies costs start-up time and makes a page
 /// private to the process; tables of string pointers are the usual bulk, and
@@ -69,6 +70,19 @@ uint64_t getTotal(const ClassCounts &Counts);
 std::vector<uint64_t> decodeRelr(llvm::ArrayRef<uint64_t> Entries,
                                  unsigned WordSize);
 
+/// One entry of a PE image's base relocation table.
+struct BaseRelocation {
+  uint32_t RVA;
+  uint8_t Type; ///< COFF::IMAGE_REL_BASED_*.
+};
+
+/// Decodes a PE base relocation table (the .reloc section's blocks: page
+/// RVA, block size, then 16-bit entries of type << 12 | page offset).
+/// \returns the entries in table order, padding (ABSOLUTE) included, or an
+/// error if a block's size is inconsistent with the table.
+llvm::Expected<std::vector<BaseRelocation>>
+decodeBaseRelocations(llvm::ArrayRef<uint8_t> Table);
+
 /// Address ranges [Start, Start + Size), each with an id, answering "which
 /// range contains this address?". Ranges may nest or overlap: the smallest
 /// containing range wins, then the lower id. Build with add(), then call
@@ -114,7 +128,8 @@ struct AuditedObject {
   uint64_t Address = 0;
   uint64_t Size = 0;
   std::string Section; ///< The section holding it, or "" if none.
-  bool ReadOnlyAfterRelocation = false; ///< In .data.rel.ro.
+  /// ELF: in .data.rel.ro; COFF: in a read-only section such as .rdata.
+  bool ReadOnlyAfterRelocation = false;
   ObjectBinding Binding = ObjectBinding::Local;
   ClassCounts Counts{}; ///< Its relocations, per class.
 };
@@ -143,14 +158,16 @@ struct NamedCounts {
 
 /// Everything `kiln relocs` knows about one binary.
 struct RelocationAudit {
-  std::string Format;           ///< LLVM's name, e.g. "elf64-x86-64".
-  std::string FileKind;         ///< "shared library", "PIE" or "executable".
+  std::string Format; ///< LLVM's name, e.g. "elf64-x86-64".
+  /// "shared library", "PIE" or "executable"; for PE, "DLL" or "executable".
+  std::string FileKind;
+  bool HasDataRelRo = false;    ///< ELF: DataRelRoBytes is meaningful.
   ClassCounts Totals{};         ///< All dynamic relocations, per class.
   uint64_t RelrEntries = 0;     ///< Words in RELR sections.
   uint64_t RelrRelocations = 0; ///< Relocations those words encode.
   uint64_t DataRelRoBytes = 0;  ///< Size of the .data.rel.ro sections.
   /// The symbol table objects came from: ".symtab", or ".dynsym" when the
-  /// binary is stripped, or "" when it has neither.
+  /// binary is stripped, "COFF symbol table", or "" when there is none.
   std::string SymbolTable;
   /// Per relocation type (RELR entries count as the relative type), by name.
   std::vector<NamedCounts> ByType;
@@ -162,13 +179,14 @@ struct RelocationAudit {
   std::vector<AuditedObject> Objects;
 };
 
-/// Audits the dynamic relocations of the linked ELF file at \p Path. Corrupt
-/// input is an error, never a crash (the read runs under
-/// llvm::CrashRecoveryContext when the tool enabled it). A file without
-/// dynamic relocations (a static executable) yields zero counts.
+/// Audits the dynamic relocations of the linked ELF file, or the base
+/// relocations of the PE image, at \p Path. Corrupt input is an error,
+/// never a crash (the read runs under llvm::CrashRecoveryContext when the
+/// tool enabled it). A file without dynamic relocations (a static
+/// executable) yields zero counts.
 /// \returns the audit, or a kiln::ToolError naming \p Path: missing file,
-/// not ELF (COFF and Mach-O are named as unsupported), an unlinked object
-/// file, or a malformed ELF file.
+/// neither ELF nor PE (Mach-O is named as unsupported), an unlinked object
+/// file, or a malformed file.
 llvm::Expected<RelocationAudit> auditRelocations(llvm::StringRef Path);
 
 } // namespace relocs
