@@ -67,10 +67,10 @@ static cl::SubCommand
 
 static cl::SubCommand
     RelocsCmd("relocs",
-              "Audit a shared library's or PIE's dynamic relocations (ELF, "
-              "or a PE image's base relocations): totals by type and by what "
-              "they point to, and the data objects that carry them (see "
-              "docs/CommandGuide/kiln-relocs.rst)");
+              "Audit the dynamic relocations of a shared library or PIE (ELF; "
+              "also PE base relocations, Mach-O rebases and binds): totals by "
+              "type and by what they point to, and the data objects that "
+              "carry them (see docs/CommandGuide/kiln-relocs.rst)");
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
@@ -343,7 +343,7 @@ static Error evalMain() {
 
 static cl::opt<std::string>
     RelocsInput(cl::Positional, cl::sub(RelocsCmd),
-                cl::desc("<linked shared library, PIE or PE image>"),
+                cl::desc("<linked shared library, PIE, DLL or dylib>"),
                 cl::cat(KilnCategory));
 static cl::opt<uint64_t> RelocsTop(
     "top", cl::sub(RelocsCmd), cl::init(20), cl::value_desc("N"),

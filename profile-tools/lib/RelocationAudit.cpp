@@ -17,6 +17,8 @@
 ///
 /// PE/COFF: the same over RVAs, from the base relocation table; every base
 /// relocation adds the load delta to an address stored in the file.
+/// Mach-O: rebases (opcode tables or chained fixups) are the relative
+/// relocations, binds the symbolic ones.
 ///
 /// Relocations are all read before any is classified: a target that is
 /// itself patched holds an address, never a string.
@@ -34,6 +36,7 @@
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/COFF.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/MachO.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Endian.h"
@@ -953,6 +956,194 @@ static Expected<RelocationAudit> auditCOFF(const COFFObjectFile &Obj,
   return Builder.finish();
 }
 
+//===----------------------------------------------------------------------===//
+// Reading a Mach-O image
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One rebase, bind or chained fixup, before classification.
+struct MachOFixup {
+  uint64_t Address;
+  std::string Type;
+  /// Rebases: the target, when the fixup itself holds it (chained fixups);
+  /// otherwise it is the pointer stored in the file.
+  std::optional<uint64_t> Target;
+  bool IsBind; ///< Resolved by symbol at load time.
+};
+} // namespace
+
+/// Audits a linked Mach-O image: rebases (the loader slides the pointer
+/// the file stores) and binds (resolved by symbol: "other"), from the
+/// opcode tables or the chained fixups. Symbols have no size: an object
+/// ends where the next symbol of its section starts. Names lose Mach-O's
+/// leading underscore, as `kiln callgraph` shows them.
+static Expected<RelocationAudit> auditMachO(MachOObjectFile &Obj,
+                                            StringRef Path) {
+  auto Malformed = [&](Error E) {
+    return makeMalformedError(Path, "Mach-O", std::move(E));
+  };
+  AuditBuilder Builder;
+  RelocationAudit &Result = Builder.Result;
+  Result.Format = Obj.getFileFormatName().str();
+  switch (Obj.getHeader().filetype) {
+  case MachO::MH_DYLIB:
+    Result.FileKind = "dylib";
+    break;
+  case MachO::MH_BUNDLE:
+    Result.FileKind = "bundle";
+    break;
+  default:
+    Result.FileKind = "executable";
+    break;
+  }
+  const unsigned WordSize = Obj.is64Bit() ? 8 : 4;
+
+  // Section I of the file (SectionRef order) is the builder's section I.
+  std::vector<std::string> SectionNames;
+  for (const SectionRef &Ref : Obj.sections()) {
+    StringRef Segment = Obj.getSectionFinalSegmentName(Ref.getRawDataRefImpl());
+    Expected<StringRef> Name = Ref.getName();
+    if (!Name)
+      return Malformed(Name.takeError());
+    SectionNames.push_back((Segment + "," + *Name).str());
+  }
+  size_t Index = 0;
+  for (const SectionRef &Ref : Obj.sections()) {
+    SectionInfo S;
+    S.Name = SectionNames[Index++];
+    S.Address = Ref.getAddress();
+    S.Size = Ref.getSize();
+    unsigned Type = Obj.getSectionType(Ref);
+    S.IsNoBits = Type == MachO::S_ZEROFILL || Type == MachO::S_GB_ZEROFILL ||
+                 Type == MachO::S_THREAD_LOCAL_ZEROFILL;
+    S.Executable = Ref.isText();
+    // __DATA_CONST is written by the loader, then made read-only.
+    StringRef Segment = S.Name.split(',').first;
+    S.Writable = Segment.starts_with("__DATA") || Segment.starts_with("__AUTH");
+    S.MergedStrings = Type == MachO::S_CSTRING_LITERALS;
+    if (!S.IsNoBits) {
+      Expected<StringRef> Contents = Ref.getContents();
+      if (!Contents)
+        return Malformed(Contents.takeError());
+      S.Bytes = arrayRefFromStringRef(*Contents);
+    }
+    Builder.addSection(S, /*Mapped=*/true);
+  }
+
+  // Every defined symbol ends the object before it in its section.
+  std::map<size_t, std::vector<uint64_t>> SymbolStarts;
+  std::vector<std::pair<size_t, AuditedObject>> Candidates;
+  for (const SymbolRef &Symbol : Obj.symbols()) {
+    DataRefImpl Ref = Symbol.getRawDataRefImpl();
+    uint8_t NType = Obj.is64Bit() ? Obj.getSymbol64TableEntry(Ref).n_type
+                                  : Obj.getSymbolTableEntry(Ref).n_type;
+    uint64_t Value = Obj.is64Bit() ? Obj.getSymbol64TableEntry(Ref).n_value
+                                   : Obj.getSymbolTableEntry(Ref).n_value;
+    // Debug entries (stabs) and symbols not defined in a section.
+    if ((NType & MachO::N_STAB) || (NType & MachO::N_TYPE) != MachO::N_SECT)
+      continue;
+    Expected<section_iterator> Section = Symbol.getSection();
+    if (!Section)
+      return Malformed(Section.takeError());
+    if (*Section == Obj.section_end())
+      continue;
+    size_t SectionIndex = (*Section)->getIndex();
+    if (SectionIndex >= Builder.getNumSections())
+      continue;
+    SymbolStarts[SectionIndex].push_back(Value);
+    const SectionInfo &S = Builder.getSection(SectionIndex);
+    if (S.Executable)
+      continue;
+    Expected<StringRef> Name = Symbol.getName();
+    if (!Name)
+      return Malformed(Name.takeError());
+    AuditedObject O;
+    O.Name = Name->starts_with("_") ? Name->drop_front().str() : Name->str();
+    O.Address = Value;
+    O.Section = S.Name.str();
+    O.ReadOnlyAfterRelocation = S.Name.starts_with("__DATA_CONST,") ||
+                                S.Name.starts_with("__AUTH_CONST,");
+    // The linker makes private externs (hidden) non-external, and keeps
+    // N_PEXT to say what they were.
+    if (NType & MachO::N_PEXT)
+      O.Binding = ObjectBinding::Hidden;
+    else if (!(NType & MachO::N_EXT))
+      O.Binding = ObjectBinding::Local;
+    else
+      O.Binding = ObjectBinding::Exported;
+    Candidates.push_back({SectionIndex, std::move(O)});
+  }
+  if (!Candidates.empty() || !SymbolStarts.empty())
+    Result.SymbolTable = "Mach-O symbol table";
+  for (auto &[SectionIndex, Starts] : SymbolStarts) {
+    llvm::sort(Starts);
+    Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
+  }
+  for (auto &[SectionIndex, O] : Candidates) {
+    const SectionInfo &S = Builder.getSection(SectionIndex);
+    const std::vector<uint64_t> &Starts = SymbolStarts[SectionIndex];
+    auto Next = llvm::upper_bound(Starts, O.Address);
+    uint64_t End = Next == Starts.end() ? S.Address + S.Size : *Next;
+    if (End <= O.Address)
+      continue;
+    O.Size = End - O.Address;
+    Builder.addObject(std::move(O));
+  }
+  Builder.finalize();
+
+  std::vector<MachOFixup> Fixups;
+  Error Err = Error::success();
+  for (const MachORebaseEntry &Entry : Obj.rebaseTable(Err))
+    Fixups.push_back(
+        {Entry.address(), "rebase", std::nullopt, /*IsBind=*/false});
+  if (Err)
+    return Malformed(std::move(Err));
+  auto AddBinds = [&](iterator_range<bind_iterator> Table, StringRef Kind) {
+    for (const MachOBindEntry &Entry : Table)
+      Fixups.push_back({Entry.address(), Kind.str(), std::nullopt,
+                        /*IsBind=*/true});
+  };
+  AddBinds(Obj.bindTable(Err), "bind");
+  if (Err)
+    return Malformed(std::move(Err));
+  AddBinds(Obj.weakBindTable(Err), "weak bind");
+  if (Err)
+    return Malformed(std::move(Err));
+  AddBinds(Obj.lazyBindTable(Err), "lazy bind");
+  if (Err)
+    return Malformed(std::move(Err));
+  for (const MachOChainedFixupEntry &Entry : Obj.fixupTable(Err)) {
+    bool IsBind = !Entry.symbolName().empty();
+    Fixups.push_back(
+        {Entry.address(), IsBind ? "chained bind" : "chained rebase",
+         IsBind ? std::nullopt : std::optional<uint64_t>(Entry.pointerValue()),
+         IsBind});
+  }
+  if (Err)
+    return Malformed(std::move(Err));
+
+  std::vector<uint64_t> Sites;
+  for (const MachOFixup &F : Fixups)
+    Sites.push_back(F.Address);
+  Builder.setRelocationSites(std::move(Sites), WordSize);
+  const llvm::endianness Endian =
+      Obj.isLittleEndian() ? llvm::endianness::little : llvm::endianness::big;
+  for (const MachOFixup &F : Fixups) {
+    AuditedObject *Patched = Builder.findObject(F.Address);
+    PointerClass Class = PointerClass::Other;
+    if (Patched && isVTableName(Patched->Name)) {
+      Class = PointerClass::Function;
+    } else if (!F.IsBind) {
+      std::optional<uint64_t> Target =
+          F.Target ? F.Target : Builder.readWord(F.Address, WordSize, Endian);
+      if (Target)
+        Class = Builder.classifyTarget(*Target);
+    }
+    Builder.record(F.Address, F.Type, Class, Patched);
+  }
+  return Builder.finish();
+}
+
 static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
@@ -986,22 +1177,29 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
   case file_magic::coff_import_library:
     return makeToolError("is an import library, not a linked image", Path,
                          "give the DLL itself");
-  case file_magic::macho_object:
   case file_magic::macho_executable:
   case file_magic::macho_fixed_virtual_memory_shared_lib:
-  case file_magic::macho_core:
   case file_magic::macho_preload_executable:
   case file_magic::macho_dynamically_linked_shared_lib:
   case file_magic::macho_dynamic_linker:
   case file_magic::macho_bundle:
+    break;
+  case file_magic::macho_object:
+    return makeToolError("is a Mach-O object file, not linked: its "
+                         "relocations are for the linker; rebases and binds "
+                         "exist only in a linked image",
+                         Path, "give a linked dylib, bundle or executable");
+  case file_magic::macho_universal_binary:
+    return makeToolError("is a universal binary", Path,
+                         "audit one architecture: lipo -thin <arch>");
+  case file_magic::macho_core:
   case file_magic::macho_dynamically_linked_shared_lib_stub:
   case file_magic::macho_dsym_companion:
   case file_magic::macho_kext_bundle:
-  case file_magic::macho_universal_binary:
   case file_magic::macho_file_set:
-    return makeToolError("is a Mach-O file: not supported for this format "
-                         "(kiln relocs reads ELF and PE/COFF; rebases and "
-                         "binds are not audited yet)",
+    return makeToolError("is a Mach-O file of a kind that is not supported "
+                         "for this format (kiln relocs reads dylibs, bundles "
+                         "and executables)",
                          Path);
   case file_magic::bitcode:
     return makeToolError("is LLVM bitcode, which has no relocations until "
@@ -1011,11 +1209,21 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
     return makeToolError("is an archive of object files, not linked", Path,
                          NeedsLinked);
   default:
-    return makeToolError("is neither an ELF nor a PE/COFF file", Path,
+    return makeToolError("is not an ELF, PE/COFF or Mach-O file", Path,
                          NeedsLinked);
   }
 
-  if (identify_magic(Contents.getBuffer()) == file_magic::pecoff_executable) {
+  file_magic Magic = identify_magic(Contents.getBuffer());
+  if (Magic != file_magic::pecoff_executable && Magic != file_magic::elf &&
+      Magic != file_magic::elf_executable &&
+      Magic != file_magic::elf_shared_object) {
+    Expected<std::unique_ptr<ObjectFile>> Obj =
+        ObjectFile::createMachOObjectFile(Contents);
+    if (!Obj)
+      return makeMalformedError(Path, "Mach-O", Obj.takeError());
+    return auditMachO(cast<MachOObjectFile>(**Obj), Path);
+  }
+  if (Magic == file_magic::pecoff_executable) {
     Expected<std::unique_ptr<ObjectFile>> Obj =
         ObjectFile::createCOFFObjectFile(Contents);
     if (!Obj)

@@ -9,19 +9,21 @@
 /// \file
 /// The analysis behind `kiln relocs`: read the dynamic relocations of a
 /// linked ELF shared library or PIE (REL, RELA, RELR, CREL and Android's
-/// packed forms) or the base relocations of a PE/COFF image, attribute each
-/// to the data object whose bytes it patches (or to the section, when no
-/// object covers it), and classify it by what the patched word points to: a
-/// C string, code (or a vtable slot), other data, or something the loader
-/// resolves by symbol (GOT, PLT, TLS, ...).
+/// packed forms), the base relocations of a PE/COFF image or the rebases
+/// and binds of a Mach-O image; attribute each to the data object whose
+/// bytes it patches (or to the section, when no object covers it), and
+/// classify it by what the patched word points to: a C string, code (or a
+/// vtable slot), other data, or something the loader resolves by symbol
+/// (GOT, PLT, TLS, ...).
 ///
 /// Every relocation the loader applies costs start-up time and makes a page
 /// private to the process; tables of string pointers are the usual bulk, and
 /// a local, read-only one can be rewritten as offsets into one string blob
 /// (what kiln-strtab does). The audit says which objects qualify.
 ///
-/// The pieces that need no ELF file (RELR decoding, the address-range
-/// index, the C-string test, the verdict) are exposed for unit tests.
+/// The pieces that need no file (RELR and base-relocation decoding, the
+/// address-range index, the C-string test, the verdict) are exposed for
+/// unit tests.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -128,7 +130,8 @@ struct AuditedObject {
   uint64_t Address = 0;
   uint64_t Size = 0;
   std::string Section; ///< The section holding it, or "" if none.
-  /// ELF: in .data.rel.ro; COFF: in a read-only section such as .rdata.
+  /// ELF: in .data.rel.ro; COFF: in a read-only section such as .rdata;
+  /// Mach-O: in __DATA_CONST (or __AUTH_CONST).
   bool ReadOnlyAfterRelocation = false;
   ObjectBinding Binding = ObjectBinding::Local;
   ClassCounts Counts{}; ///< Its relocations, per class.
@@ -159,7 +162,8 @@ struct NamedCounts {
 /// Everything `kiln relocs` knows about one binary.
 struct RelocationAudit {
   std::string Format; ///< LLVM's name, e.g. "elf64-x86-64".
-  /// "shared library", "PIE" or "executable"; for PE, "DLL" or "executable".
+  /// "shared library", "PIE" or "executable"; PE: "DLL" or "executable";
+  /// Mach-O: "dylib", "bundle" or "executable".
   std::string FileKind;
   bool HasDataRelRo = false;    ///< ELF: DataRelRoBytes is meaningful.
   ClassCounts Totals{};         ///< All dynamic relocations, per class.
@@ -167,7 +171,8 @@ struct RelocationAudit {
   uint64_t RelrRelocations = 0; ///< Relocations those words encode.
   uint64_t DataRelRoBytes = 0;  ///< Size of the .data.rel.ro sections.
   /// The symbol table objects came from: ".symtab", or ".dynsym" when the
-  /// binary is stripped, "COFF symbol table", or "" when there is none.
+  /// binary is stripped, "COFF symbol table", "Mach-O symbol table", or ""
+  /// when there is none.
   std::string SymbolTable;
   /// Per relocation type (RELR entries count as the relative type), by name.
   std::vector<NamedCounts> ByType;
@@ -179,14 +184,14 @@ struct RelocationAudit {
   std::vector<AuditedObject> Objects;
 };
 
-/// Audits the dynamic relocations of the linked ELF file, or the base
-/// relocations of the PE image, at \p Path. Corrupt input is an error,
-/// never a crash (the read runs under llvm::CrashRecoveryContext when the
-/// tool enabled it). A file without dynamic relocations (a static
+/// Audits the dynamic relocations of the linked ELF file (PE image: base
+/// relocations; Mach-O image: rebases and binds) at \p Path. Corrupt input is
+/// an error, never a crash (the read runs under llvm::CrashRecoveryContext when
+/// the tool enabled it). A file without dynamic relocations (a static
 /// executable) yields zero counts.
 /// \returns the audit, or a kiln::ToolError naming \p Path: missing file,
-/// neither ELF nor PE (Mach-O is named as unsupported), an unlinked object
-/// file, or a malformed file.
+/// not ELF, PE or Mach-O, an unlinked object file, a universal binary, or a
+/// malformed file.
 llvm::Expected<RelocationAudit> auditRelocations(llvm::StringRef Path);
 
 } // namespace relocs

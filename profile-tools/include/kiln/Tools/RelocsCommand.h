@@ -8,7 +8,8 @@
 ///
 /// \file
 /// `kiln relocs`: a relocation audit of a linked ELF shared library or PIE
-/// (or of a PE image's base relocations).
+/// (or of a PE image's base relocations, a Mach-O image's rebases and
+/// binds).
 /// Prints the totals of its dynamic relocations by type, by class (string,
 /// function, data or other pointer) and by patched section, then the data
 /// objects with relocations, largest first and most relocated first, each
