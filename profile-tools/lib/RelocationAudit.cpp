@@ -336,8 +336,8 @@ PointerClass AuditBuilder::classifyTarget(uint64_t Target) const {
     return PointerClass::Function;
   // Strings are read-only; the bytes decide, since a section marked as
   // strings may hold other constants too, and .rodata may hold strings.
-  // A word the loader patches holds an address, whatever its bytes look
-  // like (in a REL, RELR or PE image the file stores the unrelocated one).
+  // But a word the loader patches holds an address, whatever its bytes look
+  // like (REL, RELR, PE and Mach-O files store the unrelocated one).
   auto Site = llvm::lower_bound(RelocationSites,
                                 Target >= SiteSize ? Target - SiteSize + 1 : 0);
   bool TargetIsPatched =
