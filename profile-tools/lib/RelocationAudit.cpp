@@ -52,7 +52,7 @@ using namespace kiln;
 using namespace kiln::relocs;
 
 //===----------------------------------------------------------------------===//
-// The parts that need no ELF file
+// The parts that need no file
 //===----------------------------------------------------------------------===//
 
 StringRef relocs::getPointerClassName(PointerClass Class) {
