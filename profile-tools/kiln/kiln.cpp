@@ -25,6 +25,7 @@
 #include "kiln/Tools/CallGraphDump.h"
 #include "kiln/Tools/EvalCommand.h"
 #include "kiln/Tools/OrderCommand.h"
+#include "kiln/Tools/RelocsCommand.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -63,6 +64,13 @@ static cl::SubCommand
             "Measure a linked program's code layout against a profile: code "
             "pages that ran, their lower bound, call locality, ext-TSP score "
             "(see docs/CommandGuide/kiln-eval.rst)");
+
+static cl::SubCommand
+    RelocsCmd("relocs",
+              "Audit the dynamic relocations of a shared library or PIE (ELF; "
+              "also PE base relocations, Mach-O rebases and binds): totals by "
+              "type and by what they point to, and the data objects that "
+              "carry them (see docs/CommandGuide/kiln-relocs.rst)");
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
@@ -330,6 +338,46 @@ static Error evalMain() {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln relocs
+//===----------------------------------------------------------------------===//
+
+static cl::opt<std::string>
+    RelocsInput(cl::Positional, cl::sub(RelocsCmd),
+                cl::desc("<linked shared library, PIE, DLL or dylib>"),
+                cl::cat(KilnCategory));
+static cl::opt<uint64_t> RelocsTop(
+    "top", cl::sub(RelocsCmd), cl::init(20), cl::value_desc("N"),
+    cl::desc("list the N largest and N most relocated objects (default 20; "
+             "0: all)"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> RelocsJSON("json", cl::sub(RelocsCmd),
+                                cl::desc("print JSON instead of text"),
+                                cl::cat(KilnCategory));
+static cl::opt<std::string> RelocsClass(
+    "class", cl::sub(RelocsCmd), cl::value_desc("string|function|data|other"),
+    cl::desc("list only relocations of this class (totals stay complete)"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> RelocsNoDemangle("no-demangle", cl::sub(RelocsCmd),
+                                      cl::desc("print mangled names"),
+                                      cl::cat(KilnCategory));
+static cl::opt<std::string> RelocsOutput("o", cl::sub(RelocsCmd), cl::init("-"),
+                                         cl::value_desc("file"),
+                                         cl::desc("output file (default: "
+                                                  "stdout)"),
+                                         cl::cat(KilnCategory));
+
+static Error relocsMain() {
+  kiln::RelocsCommandOptions Opts;
+  Opts.Input = RelocsInput;
+  Opts.Top = RelocsTop;
+  Opts.JSON = RelocsJSON;
+  Opts.Demangle = !RelocsNoDemangle;
+  Opts.ClassFilter = RelocsClass;
+  Opts.Output = RelocsOutput;
+  return kiln::runRelocsCommand(Opts);
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -365,6 +413,8 @@ int main(int Argc, const char **Argv) {
     return kiln::reportToolError(ToolName, orderMain(Argc, Argv));
   if (EvalCmd)
     return kiln::reportToolError(ToolName, evalMain());
+  if (RelocsCmd)
+    return kiln::reportToolError(ToolName, relocsMain());
 
   WithColor::error(errs(), ToolName)
       << "no subcommand specified; run 'kiln --help' for the list\n";
