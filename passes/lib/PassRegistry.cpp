@@ -19,6 +19,7 @@
 #include "PipelineExtensions.h"
 
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/StringTableLowering.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/Passes/PassBuilder.h"
