@@ -17,11 +17,19 @@
 /// Full-LTO pre-link is skipped: its module is optimized again after the
 /// merge, so work done there would be repeated or undone.
 ///
+/// `kiln-strtab` (-kiln-strtab) uses the same positions, for its own reason:
+/// OptimizerLast comes before RelLookupTableConverter in
+/// buildModuleOptimizationPipeline, so the converter never sees a string
+/// table Kiln can lower, and after the late SimplifyCFG that turns switches
+/// into lookup tables, so those tables are lowered too. It is not added at
+/// -O0 (no optimization was asked for). See docs/Passes/StringTables.rst.
+///
 //===----------------------------------------------------------------------===//
 
 #include "PipelineExtensions.h"
 
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/StringTableLowering.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -40,6 +48,12 @@ static cl::opt<bool> EmitProfileRemarks(
     cl::desc("emit a 'kiln-profile' analysis remark per function with its "
              "entry count and temperature at the end of each optimization "
              "pipeline"));
+
+static cl::opt<bool> LowerStringTables(
+    "kiln-strtab", cl::init(false),
+    cl::desc("lower local constant tables of string pointers into a "
+             "character blob and integer offsets (no relocation per entry) "
+             "at the end of each optimization pipeline"));
 
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
@@ -67,6 +81,18 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel Level,
+                                        ThinOrFullLTOPhase Phase) {
+    if (LowerStringTables && Level != OptimizationLevel::O0 &&
+        Phase != ThinOrFullLTOPhase::FullLTOPreLink)
+      MPM.addPass(kiln::StringTableLoweringPass());
+  });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (LowerStringTables && Level != OptimizationLevel::O0)
+          MPM.addPass(kiln::StringTableLoweringPass());
+      });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
         if (Phase == ThinOrFullLTOPhase::FullLTOPreLink)
