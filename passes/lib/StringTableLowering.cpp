@@ -543,6 +543,7 @@ private:
   void buildGlobals();
   Value *materialize(const TableAddress &A, uint64_t NewInElement,
                      Instruction *InsertBefore);
+  Value *mapAddress(Value *Old, uint64_t NewInElement, Instruction *User);
   Value *getStringPointer(uint64_t Element, unsigned Field);
   Value *rewriteLoad(const TableLoad &TL);
 
@@ -564,6 +565,8 @@ private:
   GlobalVariable *Chars = nullptr;
   GlobalVariable *NewTable = nullptr;
   DenseMap<Value *, Instruction *> NewAnchors;
+  /// Addresses already emitted for an old GEP and an in-element offset.
+  DenseMap<std::pair<Value *, uint64_t>, Value *> Mapped;
   /// Column of each string field in EntryOffsets.
   SmallVector<unsigned, 4> StringColumn;
   unsigned NumStringFields = 0;
@@ -719,6 +722,19 @@ Value *TableRewriter::materialize(const TableAddress &A, uint64_t NewInElement,
   return Address;
 }
 
+// Emits the new address of the old pointer \p Old, once per GEP: at the old
+// GEP, which dominates every user of it, or else at \p User.
+Value *TableRewriter::mapAddress(Value *Old, uint64_t NewInElement,
+                                 Instruction *User) {
+  auto *OldGEP = dyn_cast<GetElementPtrInst>(Old);
+  if (!OldGEP)
+    return materialize(T.Addresses[Old], NewInElement, User);
+  Value *&New = Mapped[{Old, NewInElement}];
+  if (!New)
+    New = materialize(T.Addresses[Old], NewInElement, OldGEP);
+  return New;
+}
+
 Value *TableRewriter::getStringPointer(uint64_t Element, unsigned Field) {
   uint64_t Offset =
       EntryOffsets[Element * NumStringFields + StringColumn[Field]];
@@ -734,7 +750,8 @@ Value *TableRewriter::getStringPointer(uint64_t Element, unsigned Field) {
 Value *TableRewriter::rewriteLoad(const TableLoad &TL) {
   LoadInst &Load = *TL.Load;
   const TableField &Field = T.Fields[TL.Field];
-  const TableAddress &A = T.Addresses[Load.getPointerOperand()];
+  Value *OldAddress = Load.getPointerOperand();
+  const TableAddress &A = T.Addresses[OldAddress];
   Value *Result;
   IRBuilder<> Builder(&Load);
   if (Field.IsString && A.Anchor == T.Table && A.Variables.empty()) {
@@ -742,7 +759,7 @@ Value *TableRewriter::rewriteLoad(const TableLoad &TL) {
     uint64_t Element = A.Constant.getZExtValue() / T.Stride;
     Result = getStringPointer(Element, TL.Field);
   } else if (Field.IsString) {
-    Value *Address = materialize(A, NewFieldOffset[TL.Field], &Load);
+    Value *Address = mapAddress(OldAddress, NewFieldOffset[TL.Field], &Load);
     LoadInst *Offset = Builder.CreateAlignedLoad(
         OffsetTy, Address, DL.getABITypeAlign(OffsetTy),
         Load.hasName() ? Load.getName() + ".offset" : "strtab.offset");
@@ -756,8 +773,8 @@ Value *TableRewriter::rewriteLoad(const TableLoad &TL) {
           IsNull, Constant::getNullValue(Load.getType()), Result);
     }
   } else {
-    Value *Address =
-        materialize(A, NewFieldOffset[TL.Field] + TL.OffsetInField, &Load);
+    Value *Address = mapAddress(
+        OldAddress, NewFieldOffset[TL.Field] + TL.OffsetInField, &Load);
     Result = Builder.CreateAlignedLoad(
         Load.getType(), Address,
         commonAlignment(DL.getABITypeAlign(NewElementTy),
@@ -798,16 +815,15 @@ uint64_t TableRewriter::run() {
         BasicBlock *From = Phi->getIncomingBlock(I);
         // A block reaching the phi on several edges must bring one value.
         int Earlier = NewPhi->getBasicBlockIndex(From);
-        Value *V = Earlier >= 0
-                       ? NewPhi->getIncomingValue(Earlier)
-                       : materialize(T.Addresses[Phi->getIncomingValue(I)], 0,
-                                     From->getTerminator());
+        Value *V = Earlier >= 0 ? NewPhi->getIncomingValue(Earlier)
+                                : mapAddress(Phi->getIncomingValue(I), 0,
+                                             From->getTerminator());
         NewPhi->addIncoming(V, From);
       }
       continue;
     }
-    New->setOperand(1, materialize(T.Addresses[Anchor->getOperand(1)], 0, New));
-    New->setOperand(2, materialize(T.Addresses[Anchor->getOperand(2)], 0, New));
+    New->setOperand(1, mapAddress(Anchor->getOperand(1), 0, New));
+    New->setOperand(2, mapAddress(Anchor->getOperand(2), 0, New));
   }
 
   SmallVector<std::pair<Instruction *, Value *>, 16> Replacements;
@@ -815,8 +831,8 @@ uint64_t TableRewriter::run() {
     Replacements.push_back({TL.Load, rewriteLoad(TL)});
   for (ICmpInst *Cmp : T.Compares) {
     IRBuilder<> Builder(Cmp);
-    Value *LHS = materialize(T.Addresses[Cmp->getOperand(0)], 0, Cmp);
-    Value *RHS = materialize(T.Addresses[Cmp->getOperand(1)], 0, Cmp);
+    Value *LHS = mapAddress(Cmp->getOperand(0), 0, Cmp);
+    Value *RHS = mapAddress(Cmp->getOperand(1), 0, Cmp);
     Replacements.push_back(
         {Cmp, Builder.CreateICmp(Cmp->getPredicate(), LHS, RHS)});
   }
