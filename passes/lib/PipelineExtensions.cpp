@@ -17,12 +17,14 @@
 /// Full-LTO pre-link is skipped: its module is optimized again after the
 /// merge, so work done there would be repeated or undone.
 ///
-/// `kiln-strtab` (-kiln-strtab) uses the same positions, for its own reason:
-/// OptimizerLast comes before RelLookupTableConverter in
-/// buildModuleOptimizationPipeline, so the converter never sees a string
-/// table Kiln can lower, and after the late SimplifyCFG that turns switches
-/// into lookup tables, so those tables are lowered too. It is not added at
-/// -O0 (no optimization was asked for). See docs/Passes/StringTables.rst.
+/// `kiln-strtab` (-kiln-strtab) must run before LLVM's
+/// RelLookupTableConverter sees the tables. OptimizerLast comes before it in
+/// buildModuleOptimizationPipeline (and after the late SimplifyCFG that turns
+/// switches into lookup tables, so those are lowered too). In LLVM 22's full
+/// LTO pipeline the converter runs *before* FullLinkTimeOptimizationLast, so
+/// there the pass uses FullLinkTimeOptimizationEarly, which follows
+/// internalization. It is not added at -O0 (no optimization was asked for).
+/// See docs/Passes/StringTables.rst.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -88,7 +90,7 @@ void kiln::registerPipelineExtensions(PassBuilder &PB) {
         Phase != ThinOrFullLTOPhase::FullLTOPreLink)
       MPM.addPass(kiln::StringTableLoweringPass());
   });
-  PB.registerFullLinkTimeOptimizationLastEPCallback(
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (LowerStringTables && Level != OptimizationLevel::O0)
           MPM.addPass(kiln::StringTableLoweringPass());
