@@ -21,12 +21,15 @@
 
 #include "StringTableAnalysis.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/KnownBits.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 using namespace kiln::strtab;
@@ -213,11 +216,27 @@ const Instruction *kiln::strtab::findFirstInstructionUser(const Value *V) {
   return nullptr;
 }
 
-static bool isElementAligned(const TableAddress &A, uint64_t Stride) {
+bool kiln::strtab::isWholeElements(const Value *V, const APInt &Scale,
+                                   uint64_t Stride, const DataLayout &DL) {
+  if (Scale.srem(Stride) == 0)
+    return true;
+  // A byte offset computed apart from the GEP (`gep i8, @t, (shl %i, 3)`, or
+  // SCEV's `sub 48, %x*8`) is a whole number of elements if its low bits are
+  // known zero.
+  if (!isPowerOf2_64(Stride))
+    return false;
+  unsigned TrailingZeros =
+      computeKnownBits(V, DL).countMinTrailingZeros() + Scale.countr_zero();
+  return TrailingZeros >= Log2_64(Stride);
+}
+
+static bool isElementAligned(const TableAddress &A, uint64_t Stride,
+                             const DataLayout &DL) {
   if (A.Constant.srem(Stride) != 0)
     return false;
-  return all_of(A.Variables,
-                [&](const auto &Var) { return Var.second.srem(Stride) == 0; });
+  return all_of(A.Variables, [&](const auto &Var) {
+    return isWholeElements(Var.first, Var.second, Stride, DL);
+  });
 }
 
 // A loaded string pointer must not be compared with, or converted to an
@@ -318,7 +337,7 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
     LoadInst &Load = *TL.Load;
     const TableAddress &A = T.Addresses[Load.getPointerOperand()];
     if (!all_of(A.Variables, [&](const auto &Var) {
-          return Var.second.srem(T.Stride) == 0;
+          return isWholeElements(Var.first, Var.second, T.Stride, DL);
         }))
       return Verdict{Refusal::UnknownUse, &Load};
     int64_t Constant = A.Constant.getSExtValue();
@@ -355,7 +374,8 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
       Operands = {Anchor->getOperand(1), Anchor->getOperand(2)};
     for (Value *V : Operands) {
       auto It = T.Addresses.find(V);
-      if (It == T.Addresses.end() || !isElementAligned(It->second, T.Stride))
+      if (It == T.Addresses.end() ||
+          !isElementAligned(It->second, T.Stride, DL))
         return Verdict{Refusal::UnknownUse, Anchor};
     }
   }
@@ -367,7 +387,8 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
       return Verdict{Refusal::IdentityCompare, Cmp};
     for (Value *Operand : Cmp->operands()) {
       auto It = T.Addresses.find(Operand);
-      if (It == T.Addresses.end() || !isElementAligned(It->second, T.Stride))
+      if (It == T.Addresses.end() ||
+          !isElementAligned(It->second, T.Stride, DL))
         return Verdict{Refusal::IdentityCompare, Cmp};
     }
   }

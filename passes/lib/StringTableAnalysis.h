@@ -133,6 +133,13 @@ llvm::StringRef getRefusalText(Refusal R);
 /// byte offset splits into an element and a non-negative offset inside it.
 int64_t floorDiv(int64_t A, int64_t B);
 
+/// \returns true if \p V times \p Scale (a term of a byte offset) is known to
+/// be a whole number of \p Stride-byte elements: the scale is a multiple of
+/// the stride, or the stride is a power of two and enough low bits of the
+/// product are known zero.
+bool isWholeElements(const llvm::Value *V, const llvm::APInt &Scale,
+                     uint64_t Stride, const llvm::DataLayout &DL);
+
 /// \returns the bytes of the string constant \p GV (its whole array).
 std::string getStringBytes(const llvm::GlobalVariable &GV);
 

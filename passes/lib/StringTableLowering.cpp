@@ -246,10 +246,22 @@ Value *TableRewriter::materialize(const TableAddress &A, uint64_t NewInElement,
   // An element index: sum(Variable * Scale / OldStride) + Element.
   Value *Index = nullptr;
   for (const auto &[V, Scale] : A.Variables) {
+    if (Scale.isZero())
+      continue;
     Value *Term = Builder.CreateSExtOrTrunc(V, IndexTy);
-    int64_t Elements = Scale.getSExtValue() / int64_t(T.Stride);
-    if (Elements != 1)
-      Term = Builder.CreateMul(Term, ConstantInt::get(IndexTy, Elements, true));
+    if (Scale.srem(T.Stride) == 0) {
+      int64_t Elements = Scale.getSExtValue() / int64_t(T.Stride);
+      if (Elements != 1)
+        Term =
+            Builder.CreateMul(Term, ConstantInt::get(IndexTy, Elements, true));
+    } else {
+      // The analysis proved V * Scale a multiple of the (power-of-two)
+      // stride from its known low zero bits.
+      if (!Scale.isOne())
+        Term = Builder.CreateMul(
+            Term, ConstantInt::get(IndexTy, Scale.getSExtValue(), true));
+      Term = Builder.CreateAShr(Term, Log2_64(T.Stride), "", /*isExact=*/true);
+    }
     Index = Index ? Builder.CreateAdd(Index, Term) : Term;
   }
   if (!Index && Element == 0)

@@ -62,3 +62,19 @@ define ptr @message_next(i64 %i) {
   %s = load ptr, ptr %p, align 8
   ret ptr %s
 }
+
+;; A byte offset computed outside the GEP is understood when its low bits are
+;; known zero (here 3 of them: a whole number of 8-byte entries); the element
+;; index is recovered with an exact shift.
+; CHECK-LABEL: define ptr @message_bytes(
+; CHECK-SAME:    i64 [[I:%.*]])
+; CHECK-NEXT:    [[BYTES:%.*]] = shl i64 [[I]], 3
+; CHECK-NEXT:    [[IDX:%.*]] = ashr exact i64 [[BYTES]], 3
+; CHECK-NEXT:    [[P:%.*]] = getelementptr inbounds i8, ptr @errors.offsets, i64 [[IDX]]
+; CHECK-NEXT:    [[OFF:%.*]] = load i8, ptr [[P]], align 1
+define ptr @message_bytes(i64 %i) {
+  %bytes = shl i64 %i, 3
+  %p = getelementptr inbounds i8, ptr @errors, i64 %bytes
+  %s = load ptr, ptr %p, align 8
+  ret ptr %s
+}
