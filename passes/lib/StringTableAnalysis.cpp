@@ -130,15 +130,37 @@ std::string kiln::strtab::getStringBytes(const GlobalVariable &GV) {
                      '\0');
 }
 
+Type *kiln::strtab::getFlatElementType(Type *TableTy) {
+  while (auto *ArrayTy = dyn_cast<ArrayType>(TableTy))
+    TableTy = ArrayTy->getElementType();
+  return TableTy;
+}
+
+// Appends the innermost elements of the (nested) array constant Init.
+static void collectFlatElements(Constant *Init,
+                                SmallVectorImpl<Constant *> &Elements) {
+  auto *ArrayTy = dyn_cast<ArrayType>(Init->getType());
+  if (!ArrayTy) {
+    Elements.push_back(Init);
+    return;
+  }
+  for (uint64_t I = 0; I < ArrayTy->getNumElements(); ++I)
+    collectFlatElements(Init->getAggregateElement(I), Elements);
+}
+
 std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
                                                    const DataLayout &DL) {
   GlobalVariable &GV = *T.Table;
-  auto *ArrayTy = dyn_cast<ArrayType>(GV.getValueType());
-  if (!ArrayTy || ArrayTy->getNumElements() == 0 ||
-      !GV.hasDefinitiveInitializer())
+  if (!isa<ArrayType>(GV.getValueType()) || !GV.hasDefinitiveInitializer())
     return std::nullopt;
-  Type *ElementTy = ArrayTy->getElementType();
-  T.NumElements = ArrayTy->getNumElements();
+  // Nested arrays (`const char *grid[3][2]`) are one flat array: addresses
+  // are byte offsets, so the row/column split of a GEP does not matter.
+  T.Elements.clear();
+  collectFlatElements(GV.getInitializer(), T.Elements);
+  Type *ElementTy = getFlatElementType(GV.getValueType());
+  T.NumElements = T.Elements.size();
+  if (T.NumElements == 0)
+    return std::nullopt;
   T.Stride = DL.getTypeAllocSize(ElementTy);
   auto IsDataPointer = [](Type *Ty) {
     return Ty->isPointerTy() && Ty->getPointerAddressSpace() == 0;
@@ -159,7 +181,6 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
 
   // A pointer field is a string field if every entry is a string or null; a
   // table qualifies if it has at least one string field.
-  Constant *Init = GV.getInitializer();
   T.Entries.assign(T.NumElements, {});
   bool SawString = false, SawOtherPointer = false, AnyStringField = false;
   for (unsigned F = 0; F < T.Fields.size(); ++F) {
@@ -169,7 +190,7 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
     bool AllStrings = true;
     SmallVector<std::optional<StringRefInfo>, 16> Column;
     for (uint64_t E = 0; E < T.NumElements && AllStrings; ++E) {
-      Constant *Element = Init->getAggregateElement(E);
+      Constant *Element = T.Elements[E];
       Constant *Value =
           T.IsStruct && Element ? Element->getAggregateElement(F) : Element;
       if (!Value) {

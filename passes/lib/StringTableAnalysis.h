@@ -30,6 +30,7 @@
 #include <vector>
 
 namespace llvm {
+class Constant;
 class DataLayout;
 class GlobalValue;
 class GlobalVariable;
@@ -110,6 +111,8 @@ struct Verdict {
 /// Everything known about one candidate table.
 struct TableInfo {
   llvm::GlobalVariable *Table = nullptr;
+  /// Entries of the table, nested arrays flattened, in memory order.
+  llvm::SmallVector<llvm::Constant *, 16> Elements;
   uint64_t NumElements = 0;
   uint64_t Stride = 0; ///< Alloc size of the old element.
   bool IsStruct = false;
@@ -139,6 +142,10 @@ int64_t floorDiv(int64_t A, int64_t B);
 /// product are known zero.
 bool isWholeElements(const llvm::Value *V, const llvm::APInt &Scale,
                      uint64_t Stride, const llvm::DataLayout &DL);
+
+/// \returns the innermost element type of the (nested) array type
+/// \p TableTy: an array of arrays of pointers is handled as one flat array.
+llvm::Type *getFlatElementType(llvm::Type *TableTy);
 
 /// \returns the bytes of the string constant \p GV (its whole array).
 std::string getStringBytes(const llvm::GlobalVariable &GV);

@@ -185,10 +185,9 @@ Constant *TableRewriter::buildFieldValue(uint64_t Element, unsigned Field,
 }
 
 void TableRewriter::buildGlobals() {
-  Constant *OldInit = T.Table->getInitializer();
   SmallVector<Constant *, 16> Elements;
   for (uint64_t E = 0; E < T.NumElements; ++E) {
-    Constant *OldElement = OldInit->getAggregateElement(E);
+    Constant *OldElement = T.Elements[E];
     if (!isa<StructType>(NewElementTy)) {
       unsigned Field =
           find_if(T.Fields,
@@ -536,14 +535,13 @@ kiln::StringTableLoweringPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   // Module order; lowering adds globals before the table and may erase the
   // table and strings after it, so collect first.
-  // Only arrays of pointers or structs are candidates, so the strings a
-  // lowering erases (arrays of i8) are never among them.
+  // Only (nested) arrays of pointers or structs are candidates, so the
+  // strings a lowering erases (arrays of i8) are never among them.
   SmallVector<GlobalVariable *, 16> Candidates;
   for (GlobalVariable &GV : M.globals()) {
-    auto *ArrayTy = dyn_cast<ArrayType>(GV.getValueType());
-    if (ArrayTy && GV.hasInitializer() &&
-        (ArrayTy->getElementType()->isPointerTy() ||
-         ArrayTy->getElementType()->isStructTy()))
+    Type *ElementTy = getFlatElementType(GV.getValueType());
+    if (isa<ArrayType>(GV.getValueType()) && GV.hasInitializer() &&
+        (ElementTy->isPointerTy() || ElementTy->isStructTy()))
       Candidates.push_back(&GV);
   }
   bool Changed = false;
