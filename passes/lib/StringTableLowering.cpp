@@ -53,6 +53,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -62,6 +63,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/Debug.h"
 
 #include <optional>
 
@@ -70,6 +72,12 @@ using namespace kiln::strtab;
 using kiln::StringBlob;
 
 #define DEBUG_TYPE "kiln-strtab"
+
+STATISTIC(NumTablesLowered, "Number of string tables lowered");
+STATISTIC(NumTablesRefused, "Number of string tables left alone");
+STATISTIC(NumRelocationsRemoved,
+          "Number of string pointers (relocations in PIC) removed");
+STATISTIC(NumBytesSaved, "Number of bytes of tables and strings saved");
 
 namespace {
 
@@ -431,6 +439,9 @@ static bool lowerTable(GlobalVariable &GV,
     return false;
 
   auto Refuse = [&](Refusal R, const Instruction *At) {
+    ++NumTablesRefused;
+    LLVM_DEBUG(dbgs() << "kiln-strtab: " << GV.getName()
+                      << " refused: " << getRemarkName(R) << '\n');
     if (!At)
       At = FirstUser;
     OptimizationRemarkEmitter &ORE =
@@ -498,6 +509,12 @@ static bool lowerTable(GlobalVariable &GV,
 
   TableRewriter Rewriter(T, Blob, EntryOffsets, OffsetBits);
   uint64_t NewBytes = Rewriter.run();
+  ++NumTablesLowered;
+  NumRelocationsRemoved += NumStrings;
+  if (OldBytes > NewBytes)
+    NumBytesSaved += OldBytes - NewBytes;
+  LLVM_DEBUG(dbgs() << "kiln-strtab: " << TableName << " lowered, " << OldBytes
+                    << " -> " << NewBytes << " bytes\n");
 
   // The table and the strings only it used are dead now; a DIGlobalVariable
   // describing the table stays in its compile unit as optimized out.
