@@ -1,5 +1,4 @@
-//===- kiln/Passes/StringBlob.h - Pack strings into one blob -----*- C++
-//-*-===//
+//===- kiln/Passes/StringBlob.h - Pack strings in a blob --------*- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

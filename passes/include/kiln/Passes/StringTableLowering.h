@@ -1,4 +1,4 @@
-//===- kiln/Passes/StringTableLowering.h - Relocation-free strtabs -*- C++ -*-//
+//===- kiln/Passes/StringTableLowering.h - String table pass ----*- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
