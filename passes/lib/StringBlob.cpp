@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cassert>
@@ -38,17 +39,28 @@ static bool isReverseLess(StringRef A, StringRef B) {
   return A.size() < B.size();
 }
 
-kiln::StringBlob kiln::buildStringBlob(ArrayRef<StringRef> Strings) {
-  // Distinct strings in order of first occurrence; InputToUnique maps every
-  // input to its distinct string.
+kiln::StringBlob kiln::buildStringBlob(ArrayRef<StringRef> Strings,
+                                       ArrayRef<uint64_t> Alignments) {
+  assert((Alignments.empty() || Alignments.size() == Strings.size()) &&
+         "one alignment per string, or none");
+  // Distinct strings in order of first occurrence, each with the largest
+  // alignment asked for it; InputToUnique maps every input to its string.
   std::vector<StringRef> Unique;
+  std::vector<uint64_t> UniqueAlign;
   std::vector<size_t> InputToUnique;
   DenseMap<StringRef, size_t> UniqueIndex;
-  for (StringRef S : Strings) {
+  for (size_t I = 0; I < Strings.size(); ++I) {
+    StringRef S = Strings[I];
+    uint64_t Alignment = Alignments.empty() ? 1 : Alignments[I];
     assert(!S.empty() && "empty strings have no position in a blob");
+    assert(isPowerOf2_64(Alignment) && "alignments are powers of two");
     auto [It, Inserted] = UniqueIndex.try_emplace(S, Unique.size());
-    if (Inserted)
+    if (Inserted) {
       Unique.push_back(S);
+      UniqueAlign.push_back(Alignment);
+    } else {
+      UniqueAlign[It->second] = std::max(UniqueAlign[It->second], Alignment);
+    }
     InputToUnique.push_back(It->second);
   }
 
@@ -62,7 +74,9 @@ kiln::StringBlob kiln::buildStringBlob(ArrayRef<StringRef> Strings) {
   // Host[I] is the string whose bytes contain string I as a suffix (I itself
   // for a root). Walking from the largest reversed string down, a string's
   // successor has already been given its final host, so chains resolve to a
-  // root in one step.
+  // root in one step. A root starts at a multiple of its alignment, so a
+  // suffix inside it is aligned enough if its alignment divides the root's
+  // and its distance from the root's start; otherwise it is a root itself.
   std::vector<size_t> Host(Unique.size());
   for (size_t Pos = Unique.size(); Pos-- > 0;) {
     size_t Current = ByReverse[Pos];
@@ -70,8 +84,13 @@ kiln::StringBlob kiln::buildStringBlob(ArrayRef<StringRef> Strings) {
     if (Pos + 1 == Unique.size())
       continue;
     size_t Successor = ByReverse[Pos + 1];
-    if (Unique[Successor].ends_with(Unique[Current]))
-      Host[Current] = Host[Successor];
+    if (!Unique[Successor].ends_with(Unique[Current]))
+      continue;
+    size_t Root = Host[Successor];
+    uint64_t Distance = Unique[Root].size() - Unique[Current].size();
+    if (UniqueAlign[Root] % UniqueAlign[Current] == 0 &&
+        Distance % UniqueAlign[Current] == 0)
+      Host[Current] = Root;
   }
 
   StringBlob Blob;
@@ -79,6 +98,9 @@ kiln::StringBlob kiln::buildStringBlob(ArrayRef<StringRef> Strings) {
   for (size_t I = 0; I < Unique.size(); ++I) {
     if (Host[I] != I)
       continue;
+    // NUL padding up to the root's alignment.
+    Blob.Bytes.resize(alignTo(Blob.Bytes.size(), UniqueAlign[I]), '\0');
+    Blob.Alignment = std::max(Blob.Alignment, UniqueAlign[I]);
     RootOffset[I] = Blob.Bytes.size();
     Blob.Bytes.append(Unique[I].begin(), Unique[I].end());
   }

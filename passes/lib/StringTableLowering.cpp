@@ -220,7 +220,7 @@ void TableRewriter::buildGlobals() {
       ConstantDataArray::getString(Ctx, Blob.Bytes, /*AddNull=*/false),
       Name + ".chars", T.Table);
   Chars->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  Chars->setAlignment(Align(1));
+  Chars->setAlignment(Align(Blob.Alignment));
 
   NewTable = new GlobalVariable(
       M, NewArrayTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
@@ -463,9 +463,13 @@ static bool lowerTable(GlobalVariable &GV,
     return Refuse(V->Reason, V->At);
 
   // The blob holds each distinct string object once; entries point into it.
+  // Objects keep their alignment: a `static const char name[]` of 16 bytes
+  // or more is 16-aligned on x86-64, and code may assume it
+  // (__builtin_assume_aligned) after reading the pointer from the table.
   SmallVector<GlobalVariable *, 16> StringObjects;
   DenseMap<GlobalVariable *, unsigned> ObjectIndex;
   SmallVector<std::string, 16> ObjectBytes;
+  SmallVector<uint64_t, 16> ObjectAlignments;
   uint64_t OldStringBytes = 0;
   for (const auto &Row : T.Entries)
     for (const std::optional<StringRefInfo> &Entry : Row)
@@ -473,10 +477,14 @@ static bool lowerTable(GlobalVariable &GV,
           ObjectIndex.try_emplace(Entry->String, StringObjects.size()).second) {
         StringObjects.push_back(Entry->String);
         ObjectBytes.push_back(getStringBytes(*Entry->String));
+        ObjectAlignments.push_back(
+            DL.getValueOrABITypeAlignment(Entry->String->getAlign(),
+                                          Entry->String->getValueType())
+                .value());
         OldStringBytes += ObjectBytes.back().size();
       }
   SmallVector<StringRef, 16> ObjectRefs(ObjectBytes.begin(), ObjectBytes.end());
-  StringBlob Blob = kiln::buildStringBlob(ObjectRefs);
+  StringBlob Blob = kiln::buildStringBlob(ObjectRefs, ObjectAlignments);
 
   bool HasNull = any_of(
       T.Fields, [](const TableField &F) { return F.IsString && F.HasNull; });

@@ -90,6 +90,37 @@ TEST(StringBlob, TwoHostsForOneSuffixPickOne) {
   expectEveryStringAtItsOffset(Strings, Blob);
 }
 
+TEST(StringBlob, AlignedStringsStartAtAlignedOffsets) {
+  // "x" needs nothing; the 16-aligned array follows at 16, after padding, and
+  // the blob then needs 16 itself. Its 2-aligned tail starts 18 bytes in, at
+  // 34, a multiple of 2: it shares the array's bytes.
+  std::string X("x\0", 2), Long("a quite long string, sixteen+\0", 30),
+      Tail("g, sixteen+\0", 12);
+  StringRef Strings[] = {X, Long, Tail};
+  uint64_t Alignments[] = {1, 16, 2};
+  StringBlob Blob = buildStringBlob(Strings, Alignments);
+  EXPECT_EQ(Blob.Alignment, 16u);
+  EXPECT_EQ(Blob.Bytes, X + std::string(14, '\0') + Long);
+  EXPECT_THAT(Blob.Offsets, ElementsAre(0u, 16u, 34u));
+  expectEveryStringAtItsOffset(Strings, Blob);
+}
+
+TEST(StringBlob, MisalignedSuffixesGetTheirOwnBytes) {
+  // "bc" ends "abc" one byte in: fine for alignment 1, not for 2 or 4.
+  std::string Abc("abc\0", 4), Bc("bc\0", 3);
+  StringRef Strings[] = {Abc, Bc};
+  uint64_t Unaligned[] = {4, 1};
+  EXPECT_EQ(buildStringBlob(Strings, Unaligned).Bytes, Abc);
+  uint64_t Aligned[] = {4, 2};
+  StringBlob Blob = buildStringBlob(Strings, Aligned);
+  EXPECT_EQ(Blob.Bytes, Abc + Bc);
+  EXPECT_THAT(Blob.Offsets, ElementsAre(0u, 4u));
+  // A duplicate asking for more alignment raises the string's alignment.
+  StringRef Twice[] = {Bc, Bc};
+  uint64_t Mixed[] = {1, 8};
+  EXPECT_EQ(buildStringBlob(Twice, Mixed).Alignment, 8u);
+}
+
 TEST(StringBlob, NoStrings) {
   StringBlob Blob = buildStringBlob({});
   EXPECT_TRUE(Blob.Bytes.empty());

@@ -34,16 +34,24 @@ struct StringBlob {
   std::string Bytes;
   /// Offsets[I] is where the I-th input string starts in Bytes.
   std::vector<uint64_t> Offsets;
+  /// The alignment the blob itself needs (the largest asked for a root).
+  uint64_t Alignment = 1;
 };
 
 /// Packs \p Strings into one blob. Each string is placed as a whole (its
 /// bytes are copied verbatim, embedded NULs included); a string equal to
 /// another, or a suffix of another, shares that string's bytes.
 ///
+/// \p Alignments, if not empty, gives for each string the power of two its
+/// offset must be a multiple of (the alignment of the object it came from):
+/// such a string starts at an aligned offset, after NUL padding if needed,
+/// and shares another's bytes only where that is aligned too.
+///
 /// The layout is deterministic: strings that are not inside another one
 /// ("roots") appear in the order of their first occurrence in \p Strings.
 /// Empty strings are not allowed (their position would be meaningless).
-StringBlob buildStringBlob(llvm::ArrayRef<llvm::StringRef> Strings);
+StringBlob buildStringBlob(llvm::ArrayRef<llvm::StringRef> Strings,
+                           llvm::ArrayRef<uint64_t> Alignments = {});
 
 /// \returns the width in bits (8, 16 or 32) of the narrowest unsigned integer
 /// that can hold every offset up to \p MaxOffset, keeping the all-ones value
