@@ -100,8 +100,8 @@ int64_t kiln::strtab::floorDiv(int64_t A, int64_t B) {
 // unnamed_addr (its address is not significant), module-local array of i8.
 // The whole array, not just up to the first NUL, is what the blob will hold,
 // so reads anywhere inside the original object stay valid.
-static std::optional<StringRefInfo> getStringRef(Constant *V,
-                                                 const DataLayout &DL) {
+static std::optional<StringTarget> getStringTarget(Constant *V,
+                                                   const DataLayout &DL) {
   APInt Offset(DL.getIndexTypeSizeInBits(V->getType()), 0);
   auto *Base = dyn_cast<GlobalVariable>(
       V->stripAndAccumulateConstantOffsets(DL, Offset,
@@ -119,7 +119,7 @@ static std::optional<StringRefInfo> getStringRef(Constant *V,
     return std::nullopt;
   if (Offset.isNegative() || Offset.getZExtValue() >= ArrayTy->getNumElements())
     return std::nullopt;
-  return StringRefInfo{Base, Offset.getZExtValue()};
+  return StringTarget{Base, Offset.getZExtValue()};
 }
 
 std::string kiln::strtab::getStringBytes(const GlobalVariable &GV) {
@@ -188,7 +188,7 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
     if (!IsDataPointer(Field.Ty))
       continue;
     bool AllStrings = true;
-    SmallVector<std::optional<StringRefInfo>, 16> Column;
+    SmallVector<std::optional<StringTarget>, 16> Column;
     for (uint64_t E = 0; E < T.NumElements && AllStrings; ++E) {
       Constant *Element = T.Elements[E];
       Constant *Value =
@@ -198,7 +198,7 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
       } else if (Value->isNullValue()) {
         Column.push_back(std::nullopt);
         Field.HasNull = true;
-      } else if (std::optional<StringRefInfo> S = getStringRef(Value, DL)) {
+      } else if (std::optional<StringTarget> S = getStringTarget(Value, DL)) {
         Column.push_back(*S);
         SawString = true;
       } else {

@@ -90,7 +90,7 @@ struct TableField {
 };
 
 /// Where an entry of a string field points: a byte of a string constant.
-struct StringRefInfo {
+struct StringTarget {
   llvm::GlobalVariable *String = nullptr;
   uint64_t Offset = 0;
 };
@@ -118,7 +118,7 @@ struct TableInfo {
   bool IsStruct = false;
   llvm::SmallVector<TableField, 4> Fields;
   /// Entries[Element][Field] for string fields: null is an empty optional.
-  std::vector<llvm::SmallVector<std::optional<StringRefInfo>, 2>> Entries;
+  std::vector<llvm::SmallVector<std::optional<StringTarget>, 2>> Entries;
   /// Every pointer derived from the table, in discovery order.
   llvm::MapVector<llvm::Value *, TableAddress> Addresses;
   llvm::SmallVector<TableLoad, 8> Loads;

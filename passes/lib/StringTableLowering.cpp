@@ -472,7 +472,7 @@ static bool lowerTable(GlobalVariable &GV,
   SmallVector<uint64_t, 16> ObjectAlignments;
   uint64_t OldStringBytes = 0;
   for (const auto &Row : T.Entries)
-    for (const std::optional<StringRefInfo> &Entry : Row)
+    for (const std::optional<StringTarget> &Entry : Row)
       if (Entry &&
           ObjectIndex.try_emplace(Entry->String, StringObjects.size()).second) {
         StringObjects.push_back(Entry->String);
@@ -491,7 +491,7 @@ static bool lowerTable(GlobalVariable &GV,
   uint64_t MaxOffset = 0;
   unsigned NumStrings = 0;
   for (const auto &Row : T.Entries)
-    for (const std::optional<StringRefInfo> &Entry : Row)
+    for (const std::optional<StringTarget> &Entry : Row)
       if (Entry) {
         ++NumStrings;
         MaxOffset =
@@ -504,7 +504,7 @@ static bool lowerTable(GlobalVariable &GV,
   uint64_t NullMarker = maskTrailingOnes<uint64_t>(OffsetBits);
   std::vector<uint64_t> EntryOffsets;
   for (const auto &Row : T.Entries)
-    for (const std::optional<StringRefInfo> &Entry : Row)
+    for (const std::optional<StringTarget> &Entry : Row)
       EntryOffsets.push_back(Entry ? Blob.Offsets[ObjectIndex[Entry->String]] +
                                          Entry->Offset
                                    : NullMarker);
