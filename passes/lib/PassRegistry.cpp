@@ -23,6 +23,7 @@
 #include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
 #include "kiln/Passes/SectionPlacement.h"
+#include "kiln/Passes/StringTableLowering.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/Passes/PassBuilder.h"

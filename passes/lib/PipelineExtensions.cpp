@@ -17,6 +17,15 @@
 /// Full-LTO pre-link is skipped: its module is optimized again after the
 /// merge, so work done there would be repeated or undone.
 ///
+/// `kiln-strtab` (-kiln-strtab) must run before LLVM's
+/// RelLookupTableConverter sees the tables. OptimizerLast comes before it in
+/// buildModuleOptimizationPipeline (and after the late SimplifyCFG that turns
+/// switches into lookup tables, so those are lowered too). In LLVM 22's full
+/// LTO pipeline the converter runs *before* FullLinkTimeOptimizationLast, so
+/// there the pass uses FullLinkTimeOptimizationEarly, which follows
+/// internalization. It is not added at -O0 (no optimization was asked for).
+/// See docs/Passes/StringTables.rst.
+///
 //===----------------------------------------------------------------------===//
 
 #include "PipelineExtensions.h"
@@ -25,6 +34,7 @@
 #include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
 #include "kiln/Passes/SectionPlacement.h"
+#include "kiln/Passes/StringTableLowering.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -61,6 +71,12 @@ static cl::opt<bool> OrderFunctions(
     cl::desc("at the end of full LTO, order the merged module's functions by "
              "Kiln's layout of its profile (code generation then emits them "
              "in that order)"));
+
+static cl::opt<bool> LowerStringTables(
+    "kiln-strtab", cl::init(false),
+    cl::desc("lower local constant tables of string pointers into a "
+             "character blob and integer offsets (no relocation per entry) "
+             "at the end of each optimization pipeline"));
 
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
@@ -107,6 +123,18 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel Level,
+                                        ThinOrFullLTOPhase Phase) {
+    if (LowerStringTables && Level != OptimizationLevel::O0 &&
+        Phase != ThinOrFullLTOPhase::FullLTOPreLink)
+      MPM.addPass(kiln::StringTableLoweringPass());
+  });
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (LowerStringTables && Level != OptimizationLevel::O0)
+          MPM.addPass(kiln::StringTableLoweringPass());
+      });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
         if (Phase == ThinOrFullLTOPhase::FullLTOPreLink)

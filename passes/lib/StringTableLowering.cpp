@@ -1,0 +1,580 @@
+//===- StringTableLowering.cpp - Relocation-free string tables ------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// DESCRIPTION
+///   In position-independent code every pointer in a constant table needs a
+///   dynamic relocation (R_X86_64_RELATIVE) and 8 bytes. For a table whose
+///   pointers all point to constant strings, this pass writes the strings
+///   into one private character blob (duplicates and suffixes share bytes,
+///   see StringBlob.h) and replaces the table by one of the narrowest integer
+///   offsets that fit (i8, i16 or i32), so
+///     %p = getelementptr ptr, ptr @errors, i64 %i
+///     %s = load ptr, ptr %p
+///   becomes
+///     %p = getelementptr i8, ptr @errors.offsets, i64 %i
+///     %o = load i8, ptr %p
+///     %z = zext i8 %o to i64
+///     %s = getelementptr inbounds i8, ptr @errors.chars, i64 %z
+///   A null entry is encoded as the all-ones offset and rematerialized with a
+///   select. Tables of structs are rewritten field-wise: string fields become
+///   offsets, other fields keep their type, fields no load reads are dropped,
+///   and the fields are reordered by alignment when that makes the struct
+///   smaller.
+///
+///   Which tables qualify and how their uses are understood (as byte
+///   offsets from an anchor, so loops walking the table by pointer too) is
+///   StringTableAnalysis.cpp. Here, the map
+///     new = new_table + (old - table) / OldStride * NewStride
+///   rewrites each understood address: it is affine and increasing, so it
+///   preserves the entry a load reads, equality and unsigned order of
+///   element-aligned pointers.
+///
+///   Any use that is not understood (a call, a store, a return, a ptrtoint,
+///   a comparison with a foreign pointer, a volatile load, ...) makes the
+///   pass leave the table alone and emit one missed remark naming the reason.
+///
+/// USAGE
+///   opt -load-pass-plugin=KilnPlugin-22.so -passes=kiln-strtab \
+///       -pass-remarks=kiln-strtab -pass-remarks-missed=kiln-strtab in.ll
+///   clang -O2 -fPIC -fpass-plugin=KilnPlugin-22.so -mllvm -kiln-strtab ...
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Passes/StringTableLowering.h"
+#include "StringTableAnalysis.h"
+
+#include "kiln/Passes/StringBlob.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/Debug.h"
+
+#include <optional>
+
+using namespace llvm;
+using namespace kiln::strtab;
+using kiln::StringBlob;
+
+#define DEBUG_TYPE "kiln-strtab"
+
+STATISTIC(NumTablesLowered, "Number of string tables lowered");
+STATISTIC(NumTablesRefused, "Number of string tables left alone");
+STATISTIC(NumRelocationsRemoved,
+          "Number of string pointers (relocations in PIC) removed");
+STATISTIC(NumBytesSaved, "Number of bytes of tables and strings saved");
+
+namespace {
+
+/// Builds the replacement globals of one table and rewrites its uses.
+class TableRewriter {
+public:
+  TableRewriter(TableInfo &T, const StringBlob &Blob,
+                ArrayRef<uint64_t> EntryOffsets, unsigned OffsetBits)
+      : T(T), Blob(Blob), EntryOffsets(EntryOffsets), OffsetBits(OffsetBits),
+        M(*T.Table->getParent()), DL(M.getDataLayout()), Ctx(M.getContext()) {}
+
+  /// \returns the bytes of the new globals.
+  uint64_t run();
+
+private:
+  void buildElementType();
+  Constant *buildFieldValue(uint64_t Element, unsigned Field,
+                            Constant *OldElement);
+  void buildGlobals();
+  Value *materialize(const TableAddress &A, uint64_t NewInElement,
+                     Instruction *InsertBefore);
+  Value *mapAddress(Value *Old, uint64_t NewInElement, Instruction *User);
+  Value *getStringPointer(uint64_t Element, unsigned Field);
+  Value *rewriteLoad(const TableLoad &TL);
+
+  TableInfo &T;
+  const StringBlob &Blob;
+  /// Blob offset of each (element, string field) entry, row-major; null
+  /// entries hold the all-ones marker.
+  ArrayRef<uint64_t> EntryOffsets;
+  unsigned OffsetBits;
+  Module &M;
+  const DataLayout &DL;
+  LLVMContext &Ctx;
+
+  IntegerType *OffsetTy = nullptr;
+  Type *NewElementTy = nullptr;
+  uint64_t NewStride = 0;
+  /// Offset of each kept field in the new element.
+  SmallVector<uint64_t, 4> NewFieldOffset;
+  GlobalVariable *Chars = nullptr;
+  GlobalVariable *NewTable = nullptr;
+  DenseMap<Value *, Instruction *> NewAnchors;
+  /// Addresses already emitted for an old GEP and an in-element offset.
+  DenseMap<std::pair<Value *, uint64_t>, Value *> Mapped;
+  /// Column of each string field in EntryOffsets.
+  SmallVector<unsigned, 4> StringColumn;
+  unsigned NumStringFields = 0;
+};
+
+} // namespace
+
+void TableRewriter::buildElementType() {
+  OffsetTy = IntegerType::get(Ctx, OffsetBits);
+  // Keep the fields some load reads; keep at least one field so that the
+  // stride, which pointer walks rely on, is not zero.
+  SmallVector<unsigned, 4> Kept;
+  for (unsigned F = 0; F < T.Fields.size(); ++F)
+    if (T.Fields[F].IsLoaded)
+      Kept.push_back(F);
+  if (Kept.empty())
+    Kept.push_back(
+        find_if(T.Fields, [](const TableField &F) { return F.IsString; }) -
+        T.Fields.begin());
+  auto NewType = [&](unsigned F) {
+    return T.Fields[F].IsString ? OffsetTy : T.Fields[F].Ty;
+  };
+
+  if (!T.IsStruct || Kept.size() == 1) {
+    NewElementTy = NewType(Kept.front());
+    T.Fields[Kept.front()].NewIndex = 0;
+    NewFieldOffset.assign(T.Fields.size(), 0);
+    NewStride = DL.getTypeAllocSize(NewElementTy);
+    return;
+  }
+
+  // Declaration order, or by decreasing alignment if that is smaller
+  // ({i8, i32, i8} pads to 12 bytes, {i32, i8, i8} to 8).
+  auto MakeStruct = [&](ArrayRef<unsigned> Order) {
+    SmallVector<Type *, 4> Types;
+    for (unsigned F : Order)
+      Types.push_back(NewType(F));
+    return StructType::get(Ctx, Types);
+  };
+  SmallVector<unsigned, 4> Sorted(Kept);
+  llvm::sort(Sorted, [&](unsigned A, unsigned B) {
+    Align AlignA = DL.getABITypeAlign(NewType(A));
+    Align AlignB = DL.getABITypeAlign(NewType(B));
+    return AlignA != AlignB ? AlignA > AlignB : A < B;
+  });
+  StructType *InOrder = MakeStruct(Kept);
+  StructType *BySize = MakeStruct(Sorted);
+  bool UseSorted = DL.getTypeAllocSize(BySize) < DL.getTypeAllocSize(InOrder);
+  ArrayRef<unsigned> Order = UseSorted ? Sorted : Kept;
+  auto *StructTy = UseSorted ? BySize : InOrder;
+  NewElementTy = StructTy;
+  NewStride = DL.getTypeAllocSize(StructTy);
+  const StructLayout *Layout = DL.getStructLayout(StructTy);
+  NewFieldOffset.assign(T.Fields.size(), 0);
+  for (unsigned I = 0; I < Order.size(); ++I) {
+    T.Fields[Order[I]].NewIndex = I;
+    NewFieldOffset[Order[I]] = Layout->getElementOffset(I);
+  }
+}
+
+Constant *TableRewriter::buildFieldValue(uint64_t Element, unsigned Field,
+                                         Constant *OldElement) {
+  if (!T.Fields[Field].IsString)
+    return OldElement->getAggregateElement(Field);
+  uint64_t Offset =
+      EntryOffsets[Element * NumStringFields + StringColumn[Field]];
+  return ConstantInt::get(OffsetTy, Offset);
+}
+
+void TableRewriter::buildGlobals() {
+  SmallVector<Constant *, 16> Elements;
+  for (uint64_t E = 0; E < T.NumElements; ++E) {
+    Constant *OldElement = T.Elements[E];
+    if (!isa<StructType>(NewElementTy)) {
+      unsigned Field =
+          find_if(T.Fields,
+                  [](const TableField &F) { return F.NewIndex.has_value(); }) -
+          T.Fields.begin();
+      Elements.push_back(buildFieldValue(E, Field, OldElement));
+      continue;
+    }
+    auto *StructTy = cast<StructType>(NewElementTy);
+    SmallVector<Constant *, 4> Values(StructTy->getNumElements());
+    for (unsigned F = 0; F < T.Fields.size(); ++F)
+      if (T.Fields[F].NewIndex)
+        Values[*T.Fields[F].NewIndex] = buildFieldValue(E, F, OldElement);
+    Elements.push_back(ConstantStruct::get(StructTy, Values));
+  }
+  auto *NewArrayTy = ArrayType::get(NewElementTy, T.NumElements);
+
+  std::string Name = T.Table->getName().str();
+  Chars = new GlobalVariable(
+      M, ArrayType::get(Type::getInt8Ty(Ctx), Blob.Bytes.size()),
+      /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantDataArray::getString(Ctx, Blob.Bytes, /*AddNull=*/false),
+      Name + ".chars", T.Table);
+  Chars->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  Chars->setAlignment(Align(Blob.Alignment));
+
+  NewTable = new GlobalVariable(
+      M, NewArrayTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(NewArrayTy, Elements), Name + ".offsets", T.Table,
+      GlobalValue::NotThreadLocal, T.Table->getAddressSpace());
+  NewTable->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  NewTable->setAlignment(DL.getABITypeAlign(NewElementTy));
+}
+
+// Emits the new-table address corresponding to \p A, whose in-element part
+// is \p NewInElement in the new layout. Addresses at a constant position in
+// the table itself become constant expressions.
+Value *TableRewriter::materialize(const TableAddress &A, uint64_t NewInElement,
+                                  Instruction *InsertBefore) {
+  int64_t Constant = A.Constant.getSExtValue();
+  int64_t Element = floorDiv(Constant, T.Stride);
+  int64_t ByteOffset = Element * int64_t(NewStride) + int64_t(NewInElement);
+  Type *IndexTy = DL.getIndexType(NewTable->getType());
+  Type *Int8Ty = Type::getInt8Ty(Ctx);
+  GEPNoWrapFlags Flags =
+      A.InBounds ? GEPNoWrapFlags::inBounds() : GEPNoWrapFlags::none();
+  if (A.Anchor == T.Table && A.Variables.empty())
+    return ConstantExpr::getGetElementPtr(
+        Int8Ty, NewTable, ConstantInt::get(IndexTy, ByteOffset, true), Flags);
+
+  Value *Base = A.Anchor == T.Table ? static_cast<Value *>(NewTable)
+                                    : NewAnchors.lookup(A.Anchor);
+  assert(Base && "anchor without a replacement");
+  IRBuilder<> Builder(InsertBefore);
+  // An element index: sum(Variable * Scale / OldStride) + Element.
+  Value *Index = nullptr;
+  for (const auto &[V, Scale] : A.Variables) {
+    if (Scale.isZero())
+      continue;
+    Value *Term = Builder.CreateSExtOrTrunc(V, IndexTy);
+    if (Scale.srem(T.Stride) == 0) {
+      int64_t Elements = Scale.getSExtValue() / int64_t(T.Stride);
+      if (Elements != 1)
+        Term =
+            Builder.CreateMul(Term, ConstantInt::get(IndexTy, Elements, true));
+    } else {
+      // The analysis proved V * Scale a multiple of the (power-of-two)
+      // stride from its known low zero bits.
+      if (!Scale.isOne())
+        Term = Builder.CreateMul(
+            Term, ConstantInt::get(IndexTy, Scale.getSExtValue(), true));
+      Term = Builder.CreateAShr(Term, Log2_64(T.Stride), "", /*isExact=*/true);
+    }
+    Index = Index ? Builder.CreateAdd(Index, Term) : Term;
+  }
+  if (!Index && Element == 0)
+    return NewInElement
+               ? Builder.CreateGEP(Int8Ty, Base,
+                                   ConstantInt::get(IndexTy, NewInElement), "",
+                                   Flags)
+               : Base;
+  if (!Index)
+    return Builder.CreateGEP(
+        Int8Ty, Base, ConstantInt::get(IndexTy, ByteOffset, true), "", Flags);
+  if (Element != 0)
+    Index = Builder.CreateAdd(Index, ConstantInt::get(IndexTy, Element, true));
+  Value *Address = Builder.CreateGEP(NewElementTy, Base, Index, "", Flags);
+  if (NewInElement)
+    Address = Builder.CreateGEP(
+        Int8Ty, Address, ConstantInt::get(IndexTy, NewInElement), "", Flags);
+  return Address;
+}
+
+// Emits the new address of the old pointer \p Old, once per GEP: at the old
+// GEP, which dominates every user of it, or else at \p User.
+Value *TableRewriter::mapAddress(Value *Old, uint64_t NewInElement,
+                                 Instruction *User) {
+  auto *OldGEP = dyn_cast<GetElementPtrInst>(Old);
+  if (!OldGEP)
+    return materialize(T.Addresses[Old], NewInElement, User);
+  Value *&New = Mapped[{Old, NewInElement}];
+  if (!New)
+    New = materialize(T.Addresses[Old], NewInElement, OldGEP);
+  return New;
+}
+
+Value *TableRewriter::getStringPointer(uint64_t Element, unsigned Field) {
+  uint64_t Offset =
+      EntryOffsets[Element * NumStringFields + StringColumn[Field]];
+  if (Offset == maskTrailingOnes<uint64_t>(OffsetBits))
+    return ConstantPointerNull::get(PointerType::get(Ctx, 0));
+  return ConstantExpr::getInBoundsGetElementPtr(
+      Type::getInt8Ty(Ctx), Chars,
+      ConstantInt::get(Type::getInt64Ty(Ctx), Offset));
+}
+
+// Emits the replacement of a load; the old load stays until every address
+// is emitted, since a value it loaded may index the table again.
+Value *TableRewriter::rewriteLoad(const TableLoad &TL) {
+  LoadInst &Load = *TL.Load;
+  const TableField &Field = T.Fields[TL.Field];
+  Value *OldAddress = Load.getPointerOperand();
+  const TableAddress &A = T.Addresses[OldAddress];
+  Value *Result;
+  IRBuilder<> Builder(&Load);
+  if (Field.IsString && A.Anchor == T.Table && A.Variables.empty()) {
+    // A constant index: the string is known, no load is left.
+    uint64_t Element = A.Constant.getZExtValue() / T.Stride;
+    Result = getStringPointer(Element, TL.Field);
+  } else if (Field.IsString) {
+    Value *Address = mapAddress(OldAddress, NewFieldOffset[TL.Field], &Load);
+    LoadInst *Offset = Builder.CreateAlignedLoad(
+        OffsetTy, Address, DL.getABITypeAlign(OffsetTy),
+        Load.hasName() ? Load.getName() + ".offset" : "strtab.offset");
+    Value *Wide = Builder.CreateZExt(Offset, Builder.getInt64Ty());
+    Result = Builder.CreateInBoundsGEP(Builder.getInt8Ty(), Chars, Wide);
+    if (Field.HasNull) {
+      Value *IsNull = Builder.CreateICmpEQ(
+          Offset,
+          ConstantInt::get(OffsetTy, maskTrailingOnes<uint64_t>(OffsetBits)));
+      Result = Builder.CreateSelect(
+          IsNull, Constant::getNullValue(Load.getType()), Result);
+    }
+  } else {
+    Value *Address = mapAddress(
+        OldAddress, NewFieldOffset[TL.Field] + TL.OffsetInField, &Load);
+    Result = Builder.CreateAlignedLoad(
+        Load.getType(), Address,
+        commonAlignment(DL.getABITypeAlign(NewElementTy),
+                        NewFieldOffset[TL.Field] + TL.OffsetInField));
+  }
+  return Result;
+}
+
+uint64_t TableRewriter::run() {
+  StringColumn.assign(T.Fields.size(), 0);
+  for (unsigned F = 0; F < T.Fields.size(); ++F)
+    if (T.Fields[F].IsString)
+      StringColumn[F] = NumStringFields++;
+  buildElementType();
+  buildGlobals();
+
+  // Anchors first, so that addresses based on them can be emitted; their
+  // operands are filled in once every anchor exists.
+  auto *PtrTy = NewTable->getType();
+  for (Instruction *Anchor : T.Anchors) {
+    Instruction *New;
+    if (auto *Phi = dyn_cast<PHINode>(Anchor))
+      New = PHINode::Create(PtrTy, Phi->getNumIncomingValues(),
+                            Phi->getName() + ".strtab", Phi->getIterator());
+    else
+      New = SelectInst::Create(cast<SelectInst>(Anchor)->getCondition(),
+                               PoisonValue::get(PtrTy), PoisonValue::get(PtrTy),
+                               Anchor->getName() + ".strtab",
+                               Anchor->getIterator());
+    New->setDebugLoc(Anchor->getDebugLoc());
+    NewAnchors[Anchor] = New;
+  }
+  for (Instruction *Anchor : T.Anchors) {
+    Instruction *New = NewAnchors[Anchor];
+    if (auto *Phi = dyn_cast<PHINode>(Anchor)) {
+      auto *NewPhi = cast<PHINode>(New);
+      for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+        BasicBlock *From = Phi->getIncomingBlock(I);
+        // A block reaching the phi on several edges must bring one value.
+        int Earlier = NewPhi->getBasicBlockIndex(From);
+        Value *V = Earlier >= 0 ? NewPhi->getIncomingValue(Earlier)
+                                : mapAddress(Phi->getIncomingValue(I), 0,
+                                             From->getTerminator());
+        NewPhi->addIncoming(V, From);
+      }
+      continue;
+    }
+    New->setOperand(1, mapAddress(Anchor->getOperand(1), 0, New));
+    New->setOperand(2, mapAddress(Anchor->getOperand(2), 0, New));
+  }
+
+  SmallVector<std::pair<Instruction *, Value *>, 16> Replacements;
+  for (const TableLoad &TL : T.Loads)
+    Replacements.push_back({TL.Load, rewriteLoad(TL)});
+  for (ICmpInst *Cmp : T.Compares) {
+    IRBuilder<> Builder(Cmp);
+    Value *LHS = mapAddress(Cmp->getOperand(0), 0, Cmp);
+    Value *RHS = mapAddress(Cmp->getOperand(1), 0, Cmp);
+    Replacements.push_back(
+        {Cmp, Builder.CreateICmp(Cmp->getPredicate(), LHS, RHS)});
+  }
+  for (auto &[Old, New] : Replacements) {
+    if (!isa<Constant>(New))
+      New->takeName(Old);
+    Old->replaceAllUsesWith(New);
+    Old->eraseFromParent();
+  }
+
+  // The old address computations now only feed each other.
+  SmallVector<Instruction *, 16> Dead;
+  for (auto &[V, Address] : T.Addresses)
+    if (auto *I = dyn_cast<Instruction>(V))
+      Dead.push_back(I);
+  for (Instruction *I : Dead)
+    I->replaceAllUsesWith(PoisonValue::get(I->getType()));
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+
+  return Blob.Bytes.size() + DL.getTypeAllocSize(NewTable->getValueType());
+}
+
+// Lowers one table if it qualifies, with one remark either way.
+static bool lowerTable(GlobalVariable &GV,
+                       const SmallPtrSetImpl<GlobalValue *> &Used,
+                       FunctionAnalysisManager &FAM) {
+  const DataLayout &DL = GV.getParent()->getDataLayout();
+  TableInfo T;
+  T.Table = &GV;
+  std::optional<bool> Qualifies = describeElements(T, DL);
+  if (!Qualifies)
+    return false;
+  // A table no code reads is left to GlobalDCE.
+  const Instruction *FirstUser = findFirstInstructionUser(&GV);
+  if (!FirstUser)
+    return false;
+
+  auto Refuse = [&](Refusal R, const Instruction *At) {
+    ++NumTablesRefused;
+    LLVM_DEBUG(dbgs() << "kiln-strtab: " << GV.getName()
+                      << " refused: " << getRemarkName(R) << '\n');
+    if (!At)
+      At = FirstUser;
+    OptimizationRemarkEmitter &ORE =
+        FAM.getResult<OptimizationRemarkEmitterAnalysis>(
+            *const_cast<Function *>(At->getFunction()));
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, getRemarkName(R), At)
+             << "string table " << ore::NV("Table", GV.getName())
+             << " not lowered: " << ore::NV("Reason", getRefusalText(R));
+    });
+    return false;
+  };
+
+  if (std::optional<Refusal> R = checkTableProperties(GV, Used))
+    return Refuse(*R, nullptr);
+  if (!*Qualifies)
+    return Refuse(Refusal::NotAllStrings, nullptr);
+  if (std::optional<Verdict> V = analyzeUses(T, DL))
+    return Refuse(V->Reason, V->At);
+
+  // The blob holds each distinct string object once; entries point into it.
+  // Objects keep their alignment: a `static const char name[]` of 16 bytes
+  // or more is 16-aligned on x86-64, and code may assume it
+  // (__builtin_assume_aligned) after reading the pointer from the table.
+  SmallVector<GlobalVariable *, 16> StringObjects;
+  DenseMap<GlobalVariable *, unsigned> ObjectIndex;
+  SmallVector<std::string, 16> ObjectBytes;
+  SmallVector<uint64_t, 16> ObjectAlignments;
+  uint64_t OldStringBytes = 0;
+  for (const auto &Row : T.Entries)
+    for (const std::optional<StringTarget> &Entry : Row)
+      if (Entry &&
+          ObjectIndex.try_emplace(Entry->String, StringObjects.size()).second) {
+        StringObjects.push_back(Entry->String);
+        ObjectBytes.push_back(getStringBytes(*Entry->String));
+        ObjectAlignments.push_back(
+            DL.getValueOrABITypeAlignment(Entry->String->getAlign(),
+                                          Entry->String->getValueType())
+                .value());
+        OldStringBytes += ObjectBytes.back().size();
+      }
+  SmallVector<StringRef, 16> ObjectRefs(ObjectBytes.begin(), ObjectBytes.end());
+  StringBlob Blob = kiln::buildStringBlob(ObjectRefs, ObjectAlignments);
+
+  bool HasNull = any_of(
+      T.Fields, [](const TableField &F) { return F.IsString && F.HasNull; });
+  uint64_t MaxOffset = 0;
+  unsigned NumStrings = 0;
+  for (const auto &Row : T.Entries)
+    for (const std::optional<StringTarget> &Entry : Row)
+      if (Entry) {
+        ++NumStrings;
+        MaxOffset =
+            std::max(MaxOffset,
+                     Blob.Offsets[ObjectIndex[Entry->String]] + Entry->Offset);
+      }
+  unsigned OffsetBits = kiln::getOffsetBitWidth(MaxOffset, HasNull);
+  if (!OffsetBits)
+    return Refuse(Refusal::TooLarge, nullptr);
+  uint64_t NullMarker = maskTrailingOnes<uint64_t>(OffsetBits);
+  std::vector<uint64_t> EntryOffsets;
+  for (const auto &Row : T.Entries)
+    for (const std::optional<StringTarget> &Entry : Row)
+      EntryOffsets.push_back(Entry ? Blob.Offsets[ObjectIndex[Entry->String]] +
+                                         Entry->Offset
+                                   : NullMarker);
+
+  uint64_t OldBytes = DL.getTypeAllocSize(GV.getValueType()) + OldStringBytes;
+  std::string TableName = GV.getName().str();
+  Function &RemarkFunction = *const_cast<Function *>(FirstUser->getFunction());
+  DebugLoc RemarkLoc = FirstUser->getDebugLoc();
+  const BasicBlock *RemarkBlock = FirstUser->getParent();
+
+  TableRewriter Rewriter(T, Blob, EntryOffsets, OffsetBits);
+  uint64_t NewBytes = Rewriter.run();
+  ++NumTablesLowered;
+  NumRelocationsRemoved += NumStrings;
+  if (OldBytes > NewBytes)
+    NumBytesSaved += OldBytes - NewBytes;
+  LLVM_DEBUG(dbgs() << "kiln-strtab: " << TableName << " lowered, " << OldBytes
+                    << " -> " << NewBytes << " bytes\n");
+
+  // The table and the strings only it used are dead now; a DIGlobalVariable
+  // describing the table stays in its compile unit as optimized out.
+  GV.removeDeadConstantUsers();
+  if (GV.use_empty())
+    GV.eraseFromParent();
+  for (GlobalVariable *String : StringObjects) {
+    String->removeDeadConstantUsers();
+    if (String->use_empty())
+      String->eraseFromParent();
+  }
+
+  OptimizationRemarkEmitter &ORE =
+      FAM.getResult<OptimizationRemarkEmitterAnalysis>(RemarkFunction);
+  ORE.emit([&] {
+    return OptimizationRemark(DEBUG_TYPE, "Lowered", RemarkLoc, RemarkBlock)
+           << "string table " << ore::NV("Table", TableName)
+           << " lowered: " << ore::NV("Entries", T.NumElements) << " entries ("
+           << ore::NV("Strings", NumStrings) << " strings), "
+           << ore::NV("OldBytes", OldBytes) << " bytes to "
+           << ore::NV("NewBytes", NewBytes) << " bytes with i"
+           << ore::NV("OffsetBits", OffsetBits) << " offsets";
+  });
+  return true;
+}
+
+PreservedAnalyses
+kiln::StringTableLoweringPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  SmallVector<GlobalValue *, 8> UsedList;
+  collectUsedGlobalVariables(M, UsedList, /*CompilerUsed=*/false);
+  collectUsedGlobalVariables(M, UsedList, /*CompilerUsed=*/true);
+  SmallPtrSet<GlobalValue *, 8> Used(UsedList.begin(), UsedList.end());
+
+  // Module order; lowering adds globals before the table and may erase the
+  // table and strings after it, so collect first.
+  // Only (nested) arrays of pointers or structs are candidates, so the
+  // strings a lowering erases (arrays of i8) are never among them.
+  SmallVector<GlobalVariable *, 16> Candidates;
+  for (GlobalVariable &GV : M.globals()) {
+    Type *ElementTy = getFlatElementType(GV.getValueType());
+    if (isa<ArrayType>(GV.getValueType()) && GV.hasInitializer() &&
+        (ElementTy->isPointerTy() || ElementTy->isStructTy()))
+      Candidates.push_back(&GV);
+  }
+  bool Changed = false;
+  for (GlobalVariable *GV : Candidates)
+    Changed |= lowerTable(*GV, Used, FAM);
+  if (!Changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA;
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
+}
