@@ -35,6 +35,17 @@ if config.host_triple.startswith("x86_64") and "linux" in config.host_triple:
     config.available_features.add("x86_64-linux")
 
 config.substitutions.append(("%kiln_plugin", config.kiln_plugin))
+
+# Another LLVM's opt, when the machine has one (Debian's llvm-14 from an older
+# toolchain), to check that a host of another version refuses the plugin.
+for other_major in ("14", "15", "16", "17", "18", "19", "20", "21"):
+    other_opt = "/usr/lib/llvm-%s/bin/opt" % other_major
+    if os.path.exists(other_opt):
+        config.available_features.add("other-llvm-opt")
+        config.substitutions.append(("%other_llvm_opt", other_opt))
+        config.substitutions.append(
+            ("%other_llvm_clang", os.path.join(os.path.dirname(other_opt), "clang")))
+        break
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
