@@ -330,6 +330,54 @@ CONFIGS.append(
         stock=False,
     ))
 
+FULLLTO_CFLAGS = ("-O2", "-flto", "-fprofile-use={profile}")
+FULLLTO_LDFLAGS = ("-O2", "-flto")
+
+
+def kiln_full_lto_prepare(ctx: "PrepareContext") -> list[str]:
+    """Kiln's layout inside full LTO: kiln-function-order orders the merged
+    module (startup functions from the startup run's temporal traces), and
+    code generation emits it in that order; no ordering file."""
+    kiln = ctx.harness.tools.kiln
+    kiln_lld = Path(kiln).parent / "kiln-lld" if kiln else None
+    if not kiln_lld or not kiln_lld.is_file():
+        raise StepError("[%s] kiln-lld not found in --kiln-bin=%s; build Kiln first"
+                        % (ctx.config.name, ctx.harness.args.kiln_bin))
+    return ["-fuse-ld=%s" % kiln_lld,
+            "-Wl,-mllvm,-kiln-function-order",
+            "-Wl,-mllvm,-kiln-startup-profile=%s" % ctx.scenario_profiles["startup"],
+            "-Wl,-mllvm,-kiln-function-order-out=%s" % (ctx.dir / "full-lto.order")]
+
+
+CONFIGS += [
+    Config(
+        name="PGO+FullLTO",
+        description="PGO + -flto (full), lld's default call-graph sort (cdsort)",
+        cflags=FULLLTO_CFLAGS,
+        ldflags=FULLLTO_LDFLAGS,
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+FullLTO+bp",
+        description="PGO + -flto (full), lld --bp-startup-sort=function with the "
+                    "startup run's temporal profile",
+        cflags=FULLLTO_CFLAGS,
+        ldflags=FULLLTO_LDFLAGS,
+        training="irpgo",
+        prepare=lld_bp_startup_prepare,
+    ),
+    Config(
+        name="Kiln-FullLTO",
+        description="PGO + -flto (full), kiln-function-order inside LTO (via kiln-lld "
+                    "-mllvm), startup functions from the startup profile's traces",
+        cflags=FULLLTO_CFLAGS,
+        ldflags=FULLLTO_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_full_lto_prepare,
+        stock=False,
+    ),
+]
+
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
 
 
