@@ -22,6 +22,19 @@
 ; RUN:   -disable-output %s
 ; RUN: FileCheck %s --check-prefix=YAML --input-file=%t/kiln.yaml
 ;
+; The module inliner asks the same advisor.
+; RUN: opt -load-pass-plugin=%kiln_plugin -kiln-inline -hot-callsite-threshold=100 \
+; RUN:   -passes='require<profile-summary>,module-inline' -S %s -o %t/module.ll
+; RUN: FileCheck %s --input-file=%t/module.ll
+;
+; A stand-alone cgscc(inline) makes its own default advisor: -kiln-inline
+; changes nothing there (a limit of LLVM's plugin-advisor mechanism).
+; RUN: opt -hot-callsite-threshold=100 \
+; RUN:   -passes='require<profile-summary>,cgscc(inline)' -S %s -o %t/cgscc-ref.ll
+; RUN: opt -load-pass-plugin=%kiln_plugin -kiln-inline -hot-callsite-threshold=100 \
+; RUN:   -passes='require<profile-summary>,cgscc(inline)' -S %s -o %t/cgscc.ll
+; RUN: cmp %t/cgscc-ref.ll %t/cgscc.ll
+;
 ; Without -kiln-inline the loaded plugin changes nothing: the default
 ; advisor inlines small and refuses big1 and big2.
 ; RUN: opt -hot-callsite-threshold=100 \

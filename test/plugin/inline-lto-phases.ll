@@ -27,6 +27,12 @@
 ; RUN:   -S %s -o %t/o2.ll 2> %t/o2.txt
 ; RUN: FileCheck %s --check-prefix=DECISIVE --input-file=%t/o2.ll
 ; RUN: FileCheck %s --check-prefix=DECISIVE-REMARK --input-file=%t/o2.txt
+;
+; Loaded without -kiln-inline, the plugin leaves -O2 byte-identical.
+; RUN: opt -hot-callsite-threshold=100 -passes='default<O2>' -S %s -o %t/o2-ref.ll
+; RUN: opt -load-pass-plugin=%kiln_plugin -hot-callsite-threshold=100 \
+; RUN:   -passes='default<O2>' -S %s -o %t/o2-loaded.ll
+; RUN: cmp %t/o2-ref.ll %t/o2-loaded.ll
 
 ; PRELINK-LABEL: define i32 @main(
 ; PRELINK-DAG:   call i32 @big1(
