@@ -1,4 +1,4 @@
-//===- kiln/Passes/ProfileInlineAdvisor.h - Profile-led inlining -*- C++
+//===- kiln/Passes/ProfileInlineAdvisor.h - Profile inlining ----*- C++ -*-===//
 //-*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
