@@ -2,8 +2,10 @@
 ; sites to big1 and big2, which the default refuses as too costly (the hot
 ; call-site threshold is lowered to 100 so that small callees show it), are
 ; inlined, within the growth budget; the cold call site to small, which the
-; default inlines (cost 30 <= cold threshold 45), is refused; the noinline
-; callee stays a call. Hot means count >= 1000, cold <= 1 in this summary.
+; default inlines (cost 30 <= cold threshold 45), is refused, while the
+; cold alwaysinline and free (cost <= 0) callees are still inlined; the
+; noinline callee stays a call. Hot means count >= 1000, cold <= 1 in this
+; summary.
 ; The stand-alone cgscc(inline) pass never asks a plugin advisor, so the
 ; tests run the inliner as the default pipelines do (inliner-wrapper, with
 ; the profile summary computed first).
@@ -49,12 +51,16 @@
 ; CHECK-NOT:   call i32 @big2(
 ; CHECK:       call i32 @never(
 ; CHECK:       call i32 @small(
+; CHECK-NOT:   call i32 @always(
+; CHECK-NOT:   call i32 @tiny(
 ; CHECK-LABEL: define i32 @big1(
 
 ; REMARK:      remark: <unknown>:0:0: big1 inlined into main: hot call site (count 2000, hot threshold 1000), cost {{[0-9]+}} <= 300, budget left 3959 instructions
 ; REMARK:      remark: <unknown>:0:0: big2 inlined into main: hot call site (count 1999, hot threshold 1000), cost {{[0-9]+}} <= 300, budget left {{[0-9]+}} instructions
 ; REMARK:      remark: <unknown>:0:0: small not inlined into main: cold call site (count 1, cold threshold 1), cost 30 > 0, budget left {{[0-9]+}} instructions
 ; REMARK-NOT:  never
+; REMARK-NOT:  always
+; REMARK-NOT:  tiny
 
 ; YAML:      --- !Passed
 ; YAML-NEXT: Pass:            kiln-inline
@@ -94,7 +100,10 @@ hot:
   br label %exit
 
 cold:
-  %s = call i32 @small(ptr %p)
+  %s0 = call i32 @small(ptr %p)
+  %w = call i32 @always(ptr %p)
+  %t0 = call i32 @tiny(i32 %w)
+  %s = add i32 %s0, %t0
   br label %exit
 
 exit:
@@ -248,6 +257,30 @@ define i32 @small(ptr %p) {
   %l6 = load volatile i32, ptr %p
   %s6 = add i32 %s5, %l6
   ret i32 %s6
+}
+
+; Cold call sites Kiln leaves to the default: alwaysinline, and a callee whose
+; inlining costs nothing.
+define i32 @always(ptr %p) alwaysinline {
+  %l0 = load volatile i32, ptr %p
+  %s0 = add i32 0, %l0
+  %l1 = load volatile i32, ptr %p
+  %s1 = add i32 %s0, %l1
+  %l2 = load volatile i32, ptr %p
+  %s2 = add i32 %s1, %l2
+  %l3 = load volatile i32, ptr %p
+  %s3 = add i32 %s2, %l3
+  %l4 = load volatile i32, ptr %p
+  %s4 = add i32 %s3, %l4
+  %l5 = load volatile i32, ptr %p
+  %s5 = add i32 %s4, %l5
+  %l6 = load volatile i32, ptr %p
+  %s6 = add i32 %s5, %l6
+  ret i32 %s6
+}
+
+define i32 @tiny(i32 %x) {
+  ret i32 %x
 }
 
 !llvm.module.flags = !{!0}
