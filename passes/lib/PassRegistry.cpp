@@ -22,6 +22,7 @@
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/ProfileInlineAdvisor.h"
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
 #include "kiln/Support/Version.inc"
@@ -74,6 +75,9 @@ void kiln::registerKilnPassBuilderCallbacks(PassBuilder &PB) {
 #define MODULE_ANALYSIS(NAME, CREATE_PASS)                                     \
   MAM.registerPass([] { return CREATE_PASS; });
 #include "kiln/Passes/Passes.def"
+    // The inliner's plugin advisor; only under -kiln-inline (see
+    // ProfileInlineAdvisor.cpp).
+    registerProfileInlineAdvisor(MAM);
   });
   PB.registerPipelineParsingCallback(parseModulePipelineElement);
   registerPipelineExtensions(PB);
