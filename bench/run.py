@@ -112,8 +112,9 @@ class Config:
     stock    True for stock-LLVM baselines (the I1 miss ratio is relative
              to the best stock configuration)
 
-    Flags may use the placeholders {profile}, {jobs} and {dir} (this
-    configuration's build directory).
+    Flags may use the placeholders {profile}, {jobs}, {dir} (this
+    configuration's build directory), {plugin} (Kiln's pass plugin) and
+    {kiln_lld}, both from --kiln-bin.
     """
 
     name: str
@@ -378,6 +379,17 @@ CONFIGS += [
     ),
 ]
 
+CONFIGS.append(
+    Config(
+        name="PGO+ThinLTO+kiln-inline",
+        description="PGO + -flto=thin with Kiln's profile inline advisor (-kiln-inline) "
+                    "in the pre-link compile and the ThinLTO backends (lld cdsort order)",
+        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm", "-kiln-inline"),
+        ldflags=THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
+        training="irpgo",
+        stock=False,
+    ))
+
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
 
 
@@ -623,7 +635,10 @@ class Harness:
     # ---------------------------------------------------------------- build
 
     def config_flags(self, config: Config, flags: Sequence[str], build_dir: Path) -> list[str]:
-        values = {"jobs": self.jobs, "dir": build_dir}
+        kiln_bin = Path(self.args.kiln_bin)
+        values = {"jobs": self.jobs, "dir": build_dir,
+                  "plugin": kiln_bin.parent / "lib" / "KilnPlugin-22.so",
+                  "kiln_lld": kiln_bin / "kiln-lld"}
         if config.training:
             values["profile"] = self.profiles[config.training]
         return expand(flags, **values)
