@@ -303,7 +303,9 @@ class Bench:
         gen.mkdir(parents=True, exist_ok=True)
         for fname, data in spec.get("generated", {}).items():
             (gen / fname).write_bytes(data)
-        cflags = [f.replace("{gen}", str(gen)) for f in spec["cflags"]]
+        # __FILE__ (assert messages) must not depend on --work-dir.
+        cflags = ["-ffile-prefix-map=%s=%s" % (spec["dir"], spec["dir"].name)]
+        cflags += [f.replace("{gen}", str(gen)) for f in spec["cflags"]]
         log("%s: %d translation units from %s" % (name, len(spec["sources"]), spec["dir"]))
         return Program(name, spec["dir"], spec["sources"], cflags, "shared", spec["soname"],
                        spec["libs"], spec["runs"], spec["files"], spec["driver"],
