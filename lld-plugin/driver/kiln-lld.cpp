@@ -25,9 +25,12 @@
 
 #include "lld/Common/Driver.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -74,9 +77,23 @@ static std::string preloadKilnPlugin(const char *Argv0, bool Required) {
 
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
-  ArrayRef<const char *> Args(Argv, Argc);
-
-  kiln::LinkerFlavor Flavor = kiln::detectFlavor(Args);
+  kiln::LinkerFlavor Flavor =
+      kiln::detectFlavor(ArrayRef<const char *>(Argv, Argc));
+  // Kiln's own options may come in a response file (build systems and clang
+  // use them for long links): expand them here, as lld would, in the
+  // flavor's quoting.
+  SmallVector<const char *, 64> ExpandedArgv(Argv, Argv + Argc);
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  if (!cl::ExpandResponseFiles(Saver,
+                               Flavor == kiln::LinkerFlavor::COFF
+                                   ? cl::TokenizeWindowsCommandLine
+                                   : cl::TokenizeGNUCommandLine,
+                               ExpandedArgv)) {
+    WithColor::error(errs(), "kiln-lld") << "cannot read a response file\n";
+    return 1;
+  }
+  ArrayRef<const char *> Args(ExpandedArgv);
   Expected<kiln::SplitLinkCommand> Split =
       kiln::splitKilnLinkOptions(Args, Flavor);
   if (!Split) {
