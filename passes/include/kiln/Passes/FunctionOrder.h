@@ -15,8 +15,8 @@
 /// counts and the kiln-callgraph analysis' call counts and code sizes, the
 /// startup functions of `-kiln-startup-functions=`/`-kiln-startup-profile=`
 /// -- and reorders the module's function list accordingly. It also writes the
-/// order as an ordering file (`-kiln-function-order-out=`) for the next link, and
-/// removes the `CG Profile` module flag it has taken into account, so that
+/// order as an ordering file (`-kiln-function-order-out=`) for the next link,
+/// and removes the `CG Profile` module flag it has taken into account, so that
 /// lld's call-graph sort does not reorder the result (a remark says so).
 ///
 //===----------------------------------------------------------------------===//
