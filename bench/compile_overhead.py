@@ -542,9 +542,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     kb = Path(args.kiln_build)
     args.plugin = str(Path(args.plugin or kb / "lib" / "KilnPlugin-22.so").resolve())
     args.kiln_lld = str(Path(args.kiln_lld or kb / "bin" / "kiln-lld").resolve())
-    work = Path(args.work_dir).resolve()
-    if work == REPO_DIR or work in REPO_DIR.parents or BENCH_DIR in (work, *work.parents):
-        ap.error("--work-dir must not be the source tree: %s" % work)
+    run.check_work_dir(ap, args.work_dir)
     for what, p in (("plugin", args.plugin),) + ((("kiln-lld", args.kiln_lld),)
                                                   if args.link_rounds else ()):
         if not Path(p).is_file():

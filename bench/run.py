@@ -1212,10 +1212,17 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         ap.error("unknown configuration(s) %s; known: %s" % (", ".join(unknown), ", ".join(names)))
     # Rows always come in CONFIGS order, whatever the order on the command line.
     args.selected = [c for c in CONFIGS if c.name in selected]
-    work = Path(args.work_dir).resolve()
+    check_work_dir(ap, args.work_dir)
+    return args
+
+
+def check_work_dir(ap: argparse.ArgumentParser, work_dir: str) -> Path:
+    """The resolved --work-dir, which every benchmark wipes parts of: refuse
+    the source tree and its parents (an argparse error)."""
+    work = Path(work_dir).resolve()
     if work == REPO_DIR or work in REPO_DIR.parents or BENCH_DIR in (work, *work.parents):
         ap.error("--work-dir must not be the source tree: %s" % work)
-    return args
+    return work
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -728,9 +728,7 @@ def parse_args(argv):
         cfgs.insert(0, REFERENCE)
     args.program_list = [p for p in PROGRAM_NAMES if p in progs]
     args.selected = [c for c in CONFIGS if c.name in cfgs]
-    work = Path(args.work_dir).resolve()
-    if work == REPO_DIR or work in REPO_DIR.parents or BENCH_DIR in (work, *work.parents):
-        ap.error("--work-dir must not be the source tree: %s" % work)
+    runlib.check_work_dir(ap, args.work_dir)
     return args
 
 
