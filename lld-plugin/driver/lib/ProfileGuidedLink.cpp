@@ -16,6 +16,7 @@
 #include "kiln/Sources/LinkerInputs.h"
 #include "kiln/Support/Version.inc"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -148,7 +149,8 @@ Error ProfileGuidedLink::checkOptions() {
 /// path (`lto.o`, `lto.o1`, ... for ELF; `<n>.<arch>.lto.o` in a directory
 /// for Mach-O; the merged object for lld-link) and the scratch ThinLTO
 /// cache's files, since lld saves an empty file for a backend whose object
-/// went through the cache. Empty files and second copies are left out.
+/// went through the cache. Empty files and second copies (same bytes) are
+/// left out.
 static std::vector<std::string> listLTOObjects(LinkerFlavor Flavor,
                                                const ScratchPaths &Scratch) {
   std::vector<std::string> Saved, Cached;
@@ -183,15 +185,26 @@ static std::vector<std::string> listLTOObjects(LinkerFlavor Flavor,
   llvm::sort(Cached);
   llvm::append_range(Saved, Cached);
 
+  // Only files of equal size can be copies: hash just those, so that the
+  // common case reads each object once (when Kiln parses it).
+  std::vector<uint64_t> Sizes(Saved.size(), 0);
+  DenseMap<uint64_t, unsigned> FilesOfSize;
+  for (size_t I = 0; I < Saved.size(); ++I)
+    if (!sys::fs::file_size(Saved[I], Sizes[I]) && Sizes[I])
+      ++FilesOfSize[Sizes[I]];
   std::vector<std::string> Paths;
   DenseSet<uint64_t> SeenContents;
-  for (const std::string &Path : Saved) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(
-        Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    if (!Buffer || (*Buffer)->getBufferSize() == 0)
+  for (size_t I = 0; I < Saved.size(); ++I) {
+    if (!Sizes[I])
       continue;
-    if (SeenContents.insert(xxh3_64bits((*Buffer)->getBuffer())).second)
-      Paths.push_back(Path);
+    if (FilesOfSize[Sizes[I]] > 1) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(
+          Saved[I], /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      if (!Buffer ||
+          !SeenContents.insert(xxh3_64bits((*Buffer)->getBuffer())).second)
+        continue;
+    }
+    Paths.push_back(Saved[I]);
   }
   return Paths;
 }
