@@ -203,7 +203,7 @@ PreservedAnalyses kiln::SectionPlacementPass::run(Module &M,
   }
 
   bool Changed = false;
-  bool SummaryEmitted = Startup.ListPath.empty() && Startup.ProfilePath.empty();
+  bool SummaryEmitted = Startup.empty();
   for (const FunctionProfileRecord &Record : Profile.Functions) {
     Function *F = M.getFunction(Record.Name);
     // An available_externally body is a copy for inlining; the function is

@@ -47,6 +47,7 @@ struct StartupFunctions {
   /// trace that names them, then in list order.
   std::vector<std::string> FirstExecutionOrder;
 
+  /// \returns true if neither a list nor a profile was given.
   bool empty() const { return ListPath.empty() && ProfilePath.empty(); }
   bool contains(llvm::StringRef Name) const {
     return ListedNames.contains(Name) || TracedNames.contains(Name);
