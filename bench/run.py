@@ -109,12 +109,15 @@ class Config:
              the flags as {profile} and to `prepare` as ctx.profile
     prepare  optional hook run after training and compilation, before the
              final link: prepare(ctx: PrepareContext) -> extra link flags
+    postlink optional hook run on the linked program, which it may rewrite
+             in place (a post-link optimizer): postlink(ctx, exe) -> None
     stock    True for stock-LLVM baselines (the I1 miss ratio is relative
              to the best stock configuration)
 
-    Flags may use the placeholders {profile}, {jobs}, {dir} (this
-    configuration's build directory), {plugin} (Kiln's pass plugin) and
-    {kiln_lld}, both from --kiln-bin.
+    Flags may use the placeholders {profile}, {split_profile} (the same
+    profile with every count multiplied by SPLIT_PROFILE_WEIGHT, see
+    there), {jobs}, {dir} (this configuration's build directory), {plugin}
+    (Kiln's pass plugin) and {kiln_lld}, both from --kiln-bin.
     """
 
     name: str
@@ -123,6 +126,7 @@ class Config:
     ldflags: tuple[str, ...] = ()
     training: Optional[str] = None
     prepare: Optional[Callable[["PrepareContext"], Sequence[str]]] = None
+    postlink: Optional[Callable[["PrepareContext", Path], None]] = None
     stock: bool = True
 
 
@@ -331,6 +335,90 @@ CONFIGS.append(
         stock=False,
     ))
 
+# Function splitting (issue 7). LLVM's machine function splitter computes a
+# block's count from block frequencies, which floors: after inlining, a
+# block that ran once (the whole startup path) often gets count 0. Kiln's
+# split configuration therefore compiles with the profile's counts
+# multiplied by this weight (`llvm-profdata merge --weighted-input=64,...`:
+# relative counts, and so every hot/cold decision, stay the same), and asks
+# the splitter to move only blocks with count 0 (-kiln-split-functions).
+SPLIT_PROFILE_WEIGHT = 64
+BOLT_OPTIONS = ("-reorder-blocks=ext-tsp", "-reorder-functions=cdsort", "-split-functions",
+                "-split-all-cold", "-split-eh", "-dyno-stats")
+
+
+def bolt_postlink(ctx: "PrepareContext", exe: Path) -> None:
+    """BOLT as its documentation recommends: instrument the linked program
+    (linked with --emit-relocs), run the training scenarios on the
+    instrumented binary, optimize with that profile, replace the program."""
+    tools = ctx.harness.tools
+    if not tools.bolt or not tools.merge_fdata:
+        raise StepError("[%s] llvm-bolt / merge-fdata not found in %s; install Debian's "
+                        "bolt-22" % (ctx.config.name, ctx.harness.args.llvm_bin))
+    bdir = ctx.dir / "bolt"
+    if bdir.exists():
+        shutil.rmtree(bdir)
+    (bdir / "train").mkdir(parents=True)
+    instrumented = bdir / "train" / ctx.app.exe_name
+    ctx.run([tools.bolt, str(exe), "-instrument", "-o", str(instrumented),
+             "--instrumentation-file=%s" % (bdir / "prof"),
+             "--instrumentation-file-append-pid"], "bolt-instrument")
+    ctx.app.write_inputs(bdir / "train")
+    h = ctx.harness
+    for mode, args in (("steady", h.steady_args()), ("startup", h.startup_args())):
+        proc = run_cmd(["./" + ctx.app.exe_name] + args,
+                       ctx.dir / "logs" / ("bolt-train-%s.log" % mode),
+                       "[%s] BOLT training run %s" % (ctx.config.name, mode),
+                       cwd=bdir / "train", env=run_env())
+        h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
+    fdata = sorted(str(f) for f in bdir.glob("prof.*.fdata"))
+    if len(fdata) != 2:
+        raise StepError("[%s] expected 2 BOLT profiles, found %d" % (ctx.config.name, len(fdata)))
+    merged = ctx.run([tools.merge_fdata] + fdata, "bolt-merge-fdata").stdout
+    (bdir / "merged.fdata").write_bytes(merged)
+    optimized = bdir / "optimized"
+    ctx.run([tools.bolt, str(exe), "-o", str(optimized), "-data=%s" % (bdir / "merged.fdata")]
+            + list(BOLT_OPTIONS), "bolt-optimize")
+    shutil.copy2(optimized, exe)
+
+
+def kiln_lld_split_prepare(ctx: "PrepareContext") -> list[str]:
+    """The one-command link with Kiln's function splitting in the ThinLTO
+    backends (-kiln-split-functions through kiln-lld's -mllvm)."""
+    return kiln_lld_prepare(ctx) + ["-Wl,-mllvm,-kiln-split-functions"]
+
+
+CONFIGS += [
+    Config(
+        name="PGO+ThinLTO+cdsort+split",
+        description="PGO + -flto=thin, LLVM's machine function splitter with its defaults "
+                    "(-enable-split-machine-functions in the backends), lld cdsort",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + ("-Wl,-mllvm,-enable-split-machine-functions",),
+        training="irpgo",
+    ),
+    Config(
+        name="BOLT",
+        description="PGO + -flto=thin + lld cdsort, then llvm-bolt with its instrumentation "
+                    "profile of the same training runs (" + " ".join(BOLT_OPTIONS) + ")",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + ("-Wl,--emit-relocs",),
+        training="irpgo",
+        postlink=bolt_postlink,
+    ),
+    Config(
+        name="Kiln-lld+split",
+        description="Kiln-lld with -kiln-split-functions (blocks no training run executed "
+                    "go to cold parts), compiled with the x%d-weighted profile"
+                    % SPLIT_PROFILE_WEIGHT,
+        cflags=("-O2", "-flto=thin", "-fprofile-use={split_profile}"),
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_lld_split_prepare,
+        stock=False,
+    ),
+]
+
 FULLLTO_CFLAGS = ("-O2", "-flto", "-fprofile-use={profile}")
 FULLLTO_LDFLAGS = ("-O2", "-flto")
 
@@ -456,9 +544,12 @@ class Tools:
     clangxx: str
     profdata: str
     readelf: str
+    objdump: str
     size: str
     valgrind: str
     kiln: Optional[str] = None   # Kiln's `kiln` tool, for Kiln configurations
+    bolt: Optional[str] = None   # llvm-bolt (Debian's bolt-22), for the BOLT row
+    merge_fdata: Optional[str] = None
 
     @classmethod
     def find(cls, args: argparse.Namespace) -> "Tools":
@@ -472,11 +563,17 @@ class Tools:
         tools = cls(clang=clang, clangxx=clangxx,
                     profdata=str(bin_dir / "llvm-profdata"),
                     readelf=str(bin_dir / "llvm-readelf"),
+                    objdump=str(bin_dir / "llvm-objdump"),
                     size=str(bin_dir / "llvm-size"),
                     valgrind=args.valgrind)
         for name, path in tools.__dict__.items():
-            if name != "kiln" and shutil.which(path) is None:
+            if path is not None and shutil.which(path) is None:
                 raise StepError("tool not found: %s (%s)" % (path, name))
+        # BOLT is only needed by its row, which fails (never silently
+        # vanishes) without it.
+        for name, exe in (("bolt", "llvm-bolt"), ("merge_fdata", "merge-fdata")):
+            if (bin_dir / exe).is_file():
+                setattr(tools, name, str(bin_dir / exe))
         # Kiln's own tool is only needed by Kiln configurations; they fail
         # (never silently vanish) when it is missing.
         kiln = Path(args.kiln_bin) / "kiln"
@@ -641,7 +738,21 @@ class Harness:
                   "kiln_lld": kiln_bin / "kiln-lld"}
         if config.training:
             values["profile"] = self.profiles[config.training]
+            if any("{split_profile}" in f for f in flags):
+                values["split_profile"] = self.split_profile(config.training)
         return expand(flags, **values)
+
+    def split_profile(self, training: str) -> Path:
+        """The training's merged profile with its counts multiplied by
+        SPLIT_PROFILE_WEIGHT (once per run)."""
+        merged = self.profiles[training]
+        out = merged.with_name("%s-x%d.profdata" % (training, SPLIT_PROFILE_WEIGHT))
+        if not out.is_file():
+            run_cmd([self.tools.profdata, "merge", "-o", str(out),
+                     "--weighted-input=%d,%s" % (SPLIT_PROFILE_WEIGHT, merged)],
+                    merged.parent / "logs" / "merge-split.log",
+                    "[train-%s] llvm-profdata merge (x%d)" % (training, SPLIT_PROFILE_WEIGHT))
+        return out
 
     def compile(self, label: str, build_dir: Path, cflags: list[str]) -> Build:
         """Compile all translation units of the app in parallel (-j jobs).
@@ -808,6 +919,12 @@ class Harness:
         self.link(cfg.name, build.objects, ldflags, build.exe, cdir / "logs" / "link.log")
         build.times["link_s"] = time.monotonic() - t0
         log("[%s] linked %s (%.1fs)" % (cfg.name, build.exe, build.times["link_s"]))
+        if cfg.postlink is not None:
+            t0 = time.monotonic()
+            ctx = PrepareContext(self, cfg, cdir, build.objects, profile, self.app)
+            cfg.postlink(ctx, build.exe)
+            build.times["postlink_s"] = time.monotonic() - t0
+            log("[%s] post-link step done (%.1fs)" % (cfg.name, build.times["postlink_s"]))
         return build
 
     def measure(self, cfg: Config, build: Build) -> dict:
@@ -845,7 +962,10 @@ class Harness:
         # Static figures.
         sizes = section_sizes(run_cmd([self.tools.size, "-A", str(build.exe)],
                                       d / "logs" / "size.log", "llvm-size").stdout.decode())
-        text = {k: v for k, v in sizes.items() if k == ".text" or k.startswith(".text.")}
+        # BOLT keeps the original code, unused, as .bolt.org.text: it is
+        # still in the file, so it counts.
+        text = {k: v for k, v in sizes.items()
+                if k in (".text", ".bolt.org.text") or k.startswith(".text.")}
         relocs = count_relocs(run_cmd([self.tools.readelf, "-rW", str(build.exe)],
                                       d / "logs" / "relocs.log", "llvm-readelf -r").stdout.decode())
         dyn = {k: v for k, v in relocs.items() if k in (".rela.dyn", ".relr.dyn")}
@@ -884,7 +1004,7 @@ class Harness:
             raise StepError("[%s] no Ir / I1mr totals in the valgrind output" % cfg.name)
 
         startup = pages.read_callgrind(str(d / "callgrind.startup.out"))
-        info = pages.read_binary(str(staged), self.tools.readelf)
+        info = pages.read_binary(str(staged), self.tools.readelf, self.tools.objdump)
         report = pages.startup_pages(startup, str(staged), info)
         if report.bias % report.page_size:
             raise StepError("[%s] implausible load bias %#x (%s)" % (cfg.name, report.bias,
@@ -901,6 +1021,7 @@ class Harness:
             "startup_pages": report.pages,
             "startup_lower_bound": report.lower_bound,
             "pages_per_bound": report.ratio,
+            "startup_block_bound": report.block_lower_bound,
             "steady_pages": steady.pages,
             "steady_lower_bound": steady.lower_bound,
             "startup_minor_faults": faults["minor"],
@@ -1037,6 +1158,7 @@ COLUMNS = [
     ("startup pages", "startup_pages"),
     ("lower bound", "startup_lower_bound"),
     ("pages/bound", "pages_per_bound"),
+    ("block bound", "startup_block_bound"),
     ("steady pages", "steady_pages"),
     ("bound", "steady_lower_bound"),
     ("startup faults", "startup_minor_faults"),
@@ -1079,7 +1201,7 @@ def table_rows(results: list[dict]) -> list[list[str]]:
             fmt_int(m["text_bytes"]),
             "%s (%s)" % (fmt_int(m["dyn_relocs"]), fmt_int(m["dyn_relocs_relative"])),
             fmt_int(m["startup_pages"]), fmt_int(m["startup_lower_bound"]),
-            fmt_ratio(m["pages_per_bound"]),
+            fmt_ratio(m["pages_per_bound"]), fmt_int(m.get("startup_block_bound")),
             fmt_int(m["steady_pages"]), fmt_int(m["steady_lower_bound"]),
             fmt_int(m["startup_minor_faults"]), fmt_int(m["startup_major_faults_evicted"]),
         ])

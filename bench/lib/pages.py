@@ -266,6 +266,9 @@ def _parse_size(tok: str) -> int:
     return int(tok, 16) if tok.startswith("0x") else int(tok)
 
 
+_COLD_PART_RE = re.compile(r"\.cold(\.\d+)?$")
+
+
 def parse_readelf_symbols(text: str, zero_size: bool = False) -> list[Function]:
     """Defined, sized FUNC symbols from ``llvm-readelf -sW`` output.
 
@@ -287,7 +290,12 @@ def parse_readelf_symbols(text: str, zero_size: bool = False) -> list[Function]:
             continue
         _, value, size, typ, _bind, _vis, ndx = toks[:7]
         name = " ".join(toks[7:])
-        if typ != "FUNC" or ndx in ("UND", "ABS"):
+        if ndx in ("UND", "ABS"):
+            continue
+        # Split functions' cold parts (LLVM's machine function splitter,
+        # GCC: `fn.cold`; BOLT: `fn.cold.N`) are sized NOTYPE symbols: they
+        # are parts of code of their own, placed apart from their function.
+        if typ != "FUNC" and not (typ == "NOTYPE" and _COLD_PART_RE.search(name)):
             continue
         try:
             start, sz = int(value, 16), _parse_size(size)
@@ -330,14 +338,39 @@ class BinaryInfo:
     funcs: list[Function]                                     # sized FUNC symbols
     labels: list[Function] = field(default_factory=list)      # size-less FUNC symbols
     sections: list[Section] = field(default_factory=list)     # allocated sections
+    # Sorted start addresses of every disassembled instruction (with
+    # read_binary(objdump=...)): the executed bytes at instruction
+    # granularity.
+    insn_starts: list[int] = field(default_factory=list)
 
 
-def read_binary(binary: str, readelf: str = "llvm-readelf") -> BinaryInfo:
-    """Run readelf on ``binary`` and collect its functions and sections."""
+_INSN_RE = re.compile(r"^\s+([0-9a-f]+):")
+
+
+def parse_objdump_instructions(text: str) -> list[int]:
+    """Sorted instruction addresses from ``llvm-objdump -d`` output."""
+    addrs = set()
+    for line in text.splitlines():
+        m = _INSN_RE.match(line)
+        if m:
+            addrs.add(int(m.group(1), 16))
+    return sorted(addrs)
+
+
+def read_binary(binary: str, readelf: str = "llvm-readelf",
+                objdump: Optional[str] = None) -> BinaryInfo:
+    """Run readelf on ``binary`` and collect its functions and sections; with
+    ``objdump``, also its instruction addresses (for instruction-level
+    figures)."""
     syms = subprocess.run([readelf, "-sW", binary], check=True, capture_output=True, text=True).stdout
     secs = subprocess.run([readelf, "-SW", binary], check=True, capture_output=True, text=True).stdout
+    insns: list[int] = []
+    if objdump:
+        dis = subprocess.run([objdump, "-d", "--no-show-raw-insn", binary], check=True,
+                             capture_output=True, text=True).stdout
+        insns = parse_objdump_instructions(dis)
     return BinaryInfo(parse_readelf_symbols(syms), parse_readelf_symbols(syms, zero_size=True),
-                      parse_readelf_sections(secs))
+                      parse_readelf_sections(secs), insns)
 
 
 class FunctionIndex:
@@ -418,6 +451,13 @@ class PageReport:
     unmapped_cost: int
     unmapped_by_section: dict[str, int] = field(default_factory=dict)
     unmapped_examples: list[str] = field(default_factory=list)
+    # Instruction granularity (None without the binary's instructions):
+    # pages holding an executed instruction byte, and the block-granularity
+    # lower bound ceil(bytes of executed instructions / page_size) -- what
+    # a perfect basic-block layout would reach.
+    insn_pages: Optional[int] = None
+    insn_bytes: Optional[int] = None
+    block_lower_bound: Optional[int] = None
 
     @property
     def ratio(self) -> Optional[float]:
@@ -482,6 +522,11 @@ def compute_pages(executed: dict[int, int], binary: BinaryInfo, bias: int = 0,
         by_section[sec_name] = by_section.get(sec_name, 0) + 1
         unmapped_funcs.add(_describe(link_addr, sec, labels))
     executed_bytes = sum(f.size for f in hit.values())
+    insn_pages = insn_bytes = block_bound = None
+    if binary.insn_starts:
+        insn_pages, insn_bytes = _instruction_pages(
+            (a - bias for a in executed), binary.insn_starts, page_size)
+        block_bound = math.ceil(insn_bytes / page_size)
     return PageReport(
         page_size=page_size,
         bias=bias,
@@ -496,7 +541,31 @@ def compute_pages(executed: dict[int, int], binary: BinaryInfo, bias: int = 0,
         unmapped_cost=unmapped_cost,
         unmapped_by_section=dict(sorted(by_section.items())),
         unmapped_examples=sorted(unmapped_funcs)[:20],
+        insn_pages=insn_pages,
+        insn_bytes=insn_bytes,
+        block_lower_bound=block_bound,
     )
+
+
+# The longest x86 instruction; also the size assumed for an executed address
+# that the disassembly does not list (e.g. outside every section).
+_MAX_INSN = 15
+
+
+def _instruction_pages(addrs: Iterable[int], insn_starts: list[int],
+                       page_size: int) -> tuple[int, int]:
+    """(pages, bytes) covered by the executed instructions at ``addrs``; an
+    instruction's size is the distance to the next disassembled one."""
+    pages: set[int] = set()
+    total = 0
+    for a in addrs:
+        i = bisect.bisect_right(insn_starts, a)
+        size = min(insn_starts[i] - a, _MAX_INSN) if i < len(insn_starts) else 1
+        if size <= 0:
+            size = 1
+        total += size
+        pages.update(range(a // page_size, (a + size - 1) // page_size + 1))
+    return len(pages), total
 
 
 def startup_pages(data: CallgrindData, binary_path: str, binary: BinaryInfo,
@@ -512,9 +581,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("callgrind", help="callgrind.out file written with --dump-instr=yes")
     ap.add_argument("binary", help="the profiled executable")
     ap.add_argument("--readelf", default="llvm-readelf", help="llvm-readelf to use")
+    ap.add_argument("--objdump", default=None,
+                    help="llvm-objdump to disassemble with: adds the instruction-level "
+                         "figures (insn_pages, block_lower_bound)")
     ap.add_argument("--page-size", type=int, default=PAGE_SIZE)
     args = ap.parse_args(argv)
-    info = read_binary(args.binary, args.readelf)
+    info = read_binary(args.binary, args.readelf, args.objdump)
     report = startup_pages(read_callgrind(args.callgrind), args.binary, info, args.page_size)
     json.dump(report.to_dict(), sys.stdout, indent=2, sort_keys=True)
     print()

@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PipelineExtensions.h"
+#include "FunctionSplitting.h"
 
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionOrder.h"
@@ -120,6 +121,11 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
   // and it removes the 'CG Profile' flag it has used.
   if (OrderFunctions && Phase == ThinOrFullLTOPhase::FullLTOPostLink)
     MPM.addPass(kiln::FunctionOrderPass());
+  // Code generation follows in compile, ThinLTO backends and full LTO; the
+  // splitter's options must be set before it starts (FunctionSplitting.h).
+  if (kiln::isFunctionSplittingRequested() &&
+      Phase != ThinOrFullLTOPhase::ThinLTOPreLink)
+    MPM.addPass(kiln::FunctionSplittingSetupPass());
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
