@@ -43,6 +43,9 @@ struct ScenarioFigures {
 /// Everything `kiln eval` reports.
 struct Evaluation {
   uint64_t Functions = 0;
+  /// Of Functions, the cold parts of split functions (`fn.cold`): evaluated
+  /// as code of their own, so the figures are at part granularity.
+  uint64_t SplitParts = 0;
   std::vector<uint64_t> PageSizes;
   std::vector<ScenarioFigures> Scenarios;
   CallLocality Locality;
@@ -73,11 +76,14 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
     Sizes[N] = Inputs.Functions[F].Size;
     ByAddress.push_back(N);
   }
+  Evaluation Result;
+  for (NodeId N : ByAddress)
+    Result.SplitParts +=
+        !Inputs.Functions[Profiled.FunctionOfNode[N]].SplitFrom.empty();
   llvm::sort(ByAddress, [&](NodeId A, NodeId B) {
     return std::tie(Addresses[A], A) < std::tie(Addresses[B], B);
   });
 
-  Evaluation Result;
   Result.Functions = ByAddress.size();
   Result.PageSizes.assign(PageSizes.begin(), PageSizes.end());
   BitVector All(G.getNumNodes());
@@ -114,7 +120,10 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
 
 static void printText(const EvalCommandOptions &Opts, const Evaluation &E,
                       raw_ostream &OS) {
-  OS << "kiln eval: " << Opts.Binary << ": " << E.Functions << " functions\n";
+  OS << "kiln eval: " << Opts.Binary << ": " << E.Functions << " functions";
+  if (E.SplitParts)
+    OS << " (" << E.SplitParts << " of them cold parts of split functions)";
+  OS << '\n';
   for (const ScenarioFigures &S : E.Scenarios) {
     OS << "scenario " << S.Name << ": " << S.ExecutedFunctions
        << " functions ran";
@@ -147,6 +156,7 @@ static void printJSON(const EvalCommandOptions &Opts, const Evaluation &E,
   J.object([&] {
     J.attribute("binary", Opts.Binary);
     J.attribute("functions", E.Functions);
+    J.attribute("split_parts", E.SplitParts);
     J.attributeArray("scenarios", [&] {
       for (const ScenarioFigures &S : E.Scenarios)
         J.object([&] {

@@ -21,6 +21,7 @@
 #include "CrashGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
@@ -126,6 +127,18 @@ Error ObjectReader::read() {
   return readIndexedCallGraph("__cg_profile", "__LLVM");
 }
 
+StringRef kiln::getSplitParentName(StringRef SymbolName) {
+  StringRef Parent = SymbolName;
+  // `.cold.<n>`: BOLT numbers its fragments.
+  size_t Dot = Parent.rfind('.');
+  if (Dot != StringRef::npos && Dot + 1 < Parent.size() &&
+      all_of(Parent.substr(Dot + 1), isDigit))
+    Parent = Parent.take_front(Dot);
+  if (!Parent.consume_back(".cold") || Parent.empty())
+    return "";
+  return Parent;
+}
+
 Error ObjectReader::readFunctions() {
   // In ELF symbol tables an STT_FILE symbol precedes the local symbols of
   // its file, in objects and in linked binaries alike.
@@ -147,7 +160,13 @@ Error ObjectReader::readFunctions() {
       ++NumFiles;
       continue;
     }
-    if ((*Flags & SymbolRef::SF_Undefined) || *Type != SymbolRef::ST_Function)
+    if (*Flags & SymbolRef::SF_Undefined)
+      continue;
+    // ELF split parts are untyped (STT_NOTYPE) symbols: looked at by name.
+    bool MayBeSplitPart = *Type == SymbolRef::ST_Unknown &&
+                          isa<ELFObjectFileBase>(Obj) &&
+                          ELFSymbolRef(Sym).getSize() > 0;
+    if (*Type != SymbolRef::ST_Function && !MayBeSplitPart)
       continue;
     Expected<StringRef> Name = Sym.getName();
     Expected<section_iterator> Section = Sym.getSection();
@@ -158,6 +177,12 @@ Error ObjectReader::readFunctions() {
     }
     if (Name->empty() || *Section == Obj.section_end())
       continue;
+    StringRef SplitFrom;
+    if (MayBeSplitPart) {
+      SplitFrom = getSplitParentName(*Name);
+      if (SplitFrom.empty() || !(*Section)->isText())
+        continue;
+    }
     // Mach-O C symbols start with '_'; others (ltmp0, L...) are
     // assembler-private labels, not functions.
     if (isa<MachOObjectFile>(Obj) && !Name->starts_with("_"))
@@ -169,6 +194,7 @@ Error ObjectReader::readFunctions() {
       F.Section = SecName->str();
     else
       consumeError(SecName.takeError());
+    F.SplitFrom = SplitFrom.str();
     F.IsLocal = !(*Flags & SymbolRef::SF_Global);
     if (F.IsLocal)
       F.SourceFile = CurrentFile;

@@ -53,7 +53,16 @@ struct InputFunction {
   /// The symbol can be ordered on its own: its section holds only it (ELF
   /// `-ffunction-sections`, a COFF COMDAT leader, any Mach-O function).
   bool HasOwnSection = false;
+  /// For the cold part of a split function (ELF `fn.cold`, `fn.cold.<n>`:
+  /// LLVM's machine function splitter, GCC, BOLT), the function it was split
+  /// from; "" for a whole function. Such a part is code of its own: it has
+  /// its own size and address, and no profile entry of its own.
+  std::string SplitFrom;
 };
+
+/// \returns the function \p SymbolName is the cold part of (`f` for `f.cold`
+/// or `f.cold.2`), or "" if it does not name a cold part.
+llvm::StringRef getSplitParentName(llvm::StringRef SymbolName);
 
 /// A call-graph-profile entry of an input, as indices into
 /// LinkerInputs::Functions or, for callees defined elsewhere, by name.
