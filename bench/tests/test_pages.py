@@ -94,6 +94,15 @@ class SymbolsTest(unittest.TestCase):
         self.assertEqual(pages.parse_readelf_symbols(text),
                          [pages.Function(0x10000, 100000, "big")])
 
+    def test_cold_parts_are_functions(self):
+        text = ("Symbol table '.symtab' contains 4 entries:\n"
+                "     1: 0000000000001000    40 FUNC    GLOBAL DEFAULT    14 work\n"
+                "     2: 0000000000009000    24 NOTYPE  LOCAL  DEFAULT    14 work.cold\n"
+                "     3: 0000000000009100     8 NOTYPE  LOCAL  DEFAULT    14 f.cold.1\n"
+                "     4: 0000000000009200    16 NOTYPE  LOCAL  DEFAULT    14 data_label\n")
+        self.assertEqual([f.name for f in pages.parse_readelf_symbols(text)],
+                         ["work", "work.cold", "f.cold.1"])
+
     def test_lookup(self):
         index = pages.FunctionIndex(pages.parse_readelf_symbols(_read("tiny.symbols")))
         self.assertEqual(index.lookup(0x1000).name, "main")
@@ -107,6 +116,24 @@ class SymbolsTest(unittest.TestCase):
         self.assertEqual(pages.pages_of([f(0x1000, 0x1000)]), {1})
         self.assertEqual(pages.pages_of([f(0x1fff, 2)]), {1, 2})
         self.assertEqual(pages.pages_of([f(0x10, 1), f(0x20, 1)]), {0})
+
+
+class InstructionPagesTest(unittest.TestCase):
+    def test_objdump_addresses(self):
+        dis = ("\n0000000000001000 <main>:\n"
+               "    1000:      \tpushq\t%rbp\n"
+               "    1001:      \tmovq\t%rsp, %rbp\n"
+               "    1004:      \tretq\n")
+        self.assertEqual(pages.parse_objdump_instructions(dis), [0x1000, 0x1001, 0x1004])
+
+    def test_instruction_pages_and_bytes(self):
+        starts = [0x1000, 0x1001, 0x1004, 0x1ffe, 0x2003, 0x5000]
+        # 0x1000 (1 byte), 0x1004 (up to the next start, capped at 15), and
+        # 0x1ffe (5 bytes, across the page boundary).
+        n, size = pages._instruction_pages([0x1000, 0x1004, 0x1ffe], starts, 4096)
+        self.assertEqual((n, size), (2, 1 + 15 + 5))
+        # An address past the last instruction counts one byte.
+        self.assertEqual(pages._instruction_pages([0x6000], starts, 4096), (1, 1))
 
 
 class StartupPagesTest(unittest.TestCase):
