@@ -78,11 +78,12 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
   for (size_t I = 0; I < Profiles.size(); ++I)
     Weighted.push_back({&Profiles[I], (*Specs)[I].Weight});
 
-  Expected<ImportInputs> Inputs = readImportInputs(Opts.Inputs, Weighted);
+  Expected<ImportInputs> Inputs =
+      readImportInputs(Opts.Inputs, Weighted, [&](const Twine &Warning) {
+        WithColor::warning(Diag, ToolName) << Warning << "\n";
+      });
   if (!Inputs)
     return makeToolError(toString(Inputs.takeError()));
-  for (const std::string &W : Inputs->Warnings)
-    WithColor::warning(Diag, ToolName) << W << "\n";
   for (const ProfileMatch &M : Inputs->Profiles)
     if (M.Matched * 2 < M.Executed)
       WithColor::warning(Diag, ToolName)

@@ -125,7 +125,7 @@ static ModuleCalls readModuleCalls(Module &M) {
 // Collects the ThinLTO modules of one file (or archive member).
 static Error addBitcode(MemoryBufferRef Buffer, StringRef Id,
                         std::vector<InputModule> &Modules,
-                        std::vector<std::string> &Warnings) {
+                        function_ref<void(const Twine &)> Warn) {
   Expected<std::vector<BitcodeModule>> List = getBitcodeModuleList(Buffer);
   if (!List)
     return inputError(Id, "invalid bitcode: " + toString(List.takeError()));
@@ -138,10 +138,9 @@ static Error addBitcode(MemoryBufferRef Buffer, StringRef Id,
     if (Index++ > 0)
       ModuleId += "#" + std::to_string(Index - 1);
     if (!Info->HasSummary || !Info->IsThinLTO) {
-      Warnings.push_back(ModuleId +
-                         ": bitcode without a ThinLTO summary (compiled with "
-                         "-flto rather than -flto=thin?); its functions are "
-                         "not planned");
+      Warn(ModuleId + ": bitcode without a ThinLTO summary (compiled with "
+                      "-flto rather than -flto=thin?); its functions are "
+                      "not planned");
       continue;
     }
     Modules.push_back({std::move(ModuleId), BM});
@@ -152,7 +151,7 @@ static Error addBitcode(MemoryBufferRef Buffer, StringRef Id,
 static Error addInputFile(StringRef Path,
                           std::vector<std::unique_ptr<MemoryBuffer>> &Buffers,
                           std::vector<InputModule> &Modules,
-                          std::vector<std::string> &Warnings) {
+                          function_ref<void(const Twine &)> Warn) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
@@ -162,7 +161,7 @@ static Error addInputFile(StringRef Path,
   Buffers.push_back(std::move(*Buffer));
   switch (identify_magic(Ref.getBuffer())) {
   case file_magic::bitcode:
-    return addBitcode(Ref, Path, Modules, Warnings);
+    return addBitcode(Ref, Path, Modules, Warn);
   case file_magic::archive: {
     Expected<std::unique_ptr<object::Archive>> Ar =
         object::Archive::create(Ref);
@@ -181,21 +180,21 @@ static Error addInputFile(StringRef Path,
       if (!Name)
         return inputError(Path, toString(Name.takeError()));
       std::string Id = (Path + "(" + sys::path::filename(*Name) + ")").str();
-      if (Error E = addBitcode(*Member, Id, Modules, Warnings))
+      if (Error E = addBitcode(*Member, Id, Modules, Warn))
         return E;
     }
     if (Err)
       return inputError(Path, "invalid archive: " + toString(std::move(Err)));
     if (NumBitcode == 0)
-      Warnings.push_back(Path.str() + ": archive without bitcode members; "
-                                      "its functions are not planned");
+      Warn(Path + ": archive without bitcode members; "
+                  "its functions are not planned");
     return Error::success();
   }
   case file_magic::elf_relocatable:
   case file_magic::macho_object:
   case file_magic::coff_object:
-    Warnings.push_back(Path.str() + ": a native object, not ThinLTO bitcode; "
-                                    "its functions are not planned");
+    Warn(Path + ": a native object, not ThinLTO bitcode; "
+                "its functions are not planned");
     return Error::success();
   default:
     return inputError(Path, "not a bitcode object, an archive or an object "
@@ -237,13 +236,14 @@ static const char *whyNotImportable(const ModuleSummaryIndex &Index,
 
 static Expected<ImportInputs>
 readImportInputsImpl(ArrayRef<std::string> Paths,
-                     ArrayRef<WeightedProfile> Profiles) {
+                     ArrayRef<WeightedProfile> Profiles,
+                     function_ref<void(const Twine &)> Warn) {
   ImportInputs Result;
   Result.NumInputFiles = Paths.size();
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   std::vector<InputModule> Modules;
   for (const std::string &Path : Paths)
-    if (Error E = addInputFile(Path, Buffers, Modules, Result.Warnings))
+    if (Error E = addInputFile(Path, Buffers, Modules, Warn))
       return std::move(E);
   if (Modules.empty())
     return createStringError(
@@ -259,7 +259,7 @@ readImportInputsImpl(ArrayRef<std::string> Paths,
   std::vector<ModuleCalls> Calls;
   for (InputModule &M : Modules) {
     if (!ModuleOfId.try_emplace(M.Id, Graph.Modules.size()).second) {
-      Result.Warnings.push_back(M.Id + ": given twice; the second is ignored");
+      Warn(M.Id + ": given twice; the second is ignored");
       continue;
     }
     if (Error E = M.Bitcode.readSummary(Index, M.Id))
@@ -434,12 +434,13 @@ readImportInputsImpl(ArrayRef<std::string> Paths,
 
 Expected<ImportInputs>
 kiln::imports::readImportInputs(ArrayRef<std::string> Paths,
-                                ArrayRef<WeightedProfile> Profiles) {
+                                ArrayRef<WeightedProfile> Profiles,
+                                function_ref<void(const Twine &)> Warn) {
   // LLVM's bitcode reader can fault on corrupt input; make that an error.
   std::optional<Expected<ImportInputs>> Result;
   CrashRecoveryContext CRC;
   if (!CRC.RunSafely(
-          [&] { Result.emplace(readImportInputsImpl(Paths, Profiles)); }))
+          [&] { Result.emplace(readImportInputsImpl(Paths, Profiles, Warn)); }))
     return createStringError(inconvertibleErrorCode(),
                              "corrupt input: LLVM's bitcode reader failed on "
                              "one of the objects");

@@ -30,6 +30,8 @@
 #include "kiln/Sources/Profile.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -56,8 +58,6 @@ struct ImportInputs {
   ImportGraph Graph;
   /// Per module: the source file name (what `-print-imports` prints).
   std::vector<std::string> SourceFileNames;
-  /// Problems that leave part of the inputs unplanned ("file: ...").
-  std::vector<std::string> Warnings;
   std::vector<ProfileMatch> Profiles;
   unsigned NumInputFiles = 0;
   /// Defined functions whose entry count came from the IR, from a profile.
@@ -67,13 +67,15 @@ struct ImportInputs {
 
 /// Reads \p Paths (bitcode objects, archives of them; native objects are
 /// skipped with a warning) and weighs their calls with the IR's counts or
-/// \p Profiles. \returns an error naming the file for unreadable inputs,
-/// when no input has a ThinLTO summary, when neither the objects nor the
-/// profiles give counts, and when a profile names none of the objects'
-/// functions.
+/// \p Profiles. Problems that leave part of the inputs unplanned go to
+/// \p Warn ("file: ...") as they are found. \returns an error naming the
+/// file for unreadable inputs, when no input has a ThinLTO summary, when
+/// neither the objects nor the profiles give counts, and when a profile
+/// names none of the objects' functions.
 llvm::Expected<ImportInputs>
 readImportInputs(llvm::ArrayRef<std::string> Paths,
-                 llvm::ArrayRef<WeightedProfile> Profiles);
+                 llvm::ArrayRef<WeightedProfile> Profiles,
+                 llvm::function_ref<void(const llvm::Twine &)> Warn);
 
 } // namespace imports
 } // namespace kiln
