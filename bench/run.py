@@ -478,6 +478,76 @@ CONFIGS.append(
         stock=False,
     ))
 
+# Import planning (issue 6, part 2).  Four ThinLTO builds that differ only in
+# what the thin link imports: LLVM's default importer (the baseline),
+# Chromium's -import-instr-limit=5, ChromeOS's 30, and `kiln imports`'s plan
+# (-thinlto-workload-def).  All print their imports and a time trace, which
+# bench/import_stats.py turns into import counts and thin-link/backend times.
+IMPORT_STATS_LDFLAGS = ("-Wl,-mllvm,-print-imports", "-Wl,--time-trace")
+# `kiln imports --budget=`: the main row's, and the sweep's (percentages of
+# the program's instructions).
+KILN_IMPORTS_BUDGET = "3%"
+KILN_IMPORTS_SWEEP = ("1%", "10%")
+
+
+def kiln_imports_prepare_with(budget: str) -> Callable[["PrepareContext"], list[str]]:
+    def kiln_imports_prepare(ctx: "PrepareContext") -> list[str]:
+        """`kiln imports` over the ThinLTO objects (which carry the profile's
+        counts) and the merged profile; the link uses its workload definition."""
+        kiln = ctx.harness.tools.kiln
+        if not kiln:
+            raise StepError("[%s] Kiln's `kiln` tool not found in --kiln-bin=%s; "
+                            "build Kiln first" % (ctx.config.name, ctx.harness.args.kiln_bin))
+        plan = ctx.dir / "kiln-imports.workload.json"
+        ctx.run([kiln, "imports", "--profile=%s" % ctx.profile,
+                 "--budget=%s" % budget,
+                 "--workload-def=%s" % plan,
+                 "--report=%s" % (ctx.dir / "kiln-imports.report.json")] +
+                [str(o) for o in ctx.objects], "kiln-imports")
+        return ["-Wl,-mllvm,-thinlto-workload-def=%s" % plan]
+    return kiln_imports_prepare
+
+
+CONFIGS += [
+    Config(
+        name="PGO+ThinLTO+stock-imports",
+        description="PGO + -flto=thin, lld's default order, LLVM's default importer "
+                    "(import-instr-limit=100); imports printed, time trace",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS,
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+ThinLTO+import-limit-5",
+        description="as PGO+ThinLTO+stock-imports with -import-instr-limit=5 (Chromium)",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS +
+                ("-Wl,-mllvm,-import-instr-limit=5",),
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+ThinLTO+import-limit-30",
+        description="as PGO+ThinLTO+stock-imports with -import-instr-limit=30 (ChromeOS)",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS +
+                ("-Wl,-mllvm,-import-instr-limit=30",),
+        training="irpgo",
+    ),
+] + [
+    Config(
+        name="PGO+ThinLTO+kiln-imports" + ("" if budget == KILN_IMPORTS_BUDGET else
+                                           "-" + budget.rstrip("%") + "pct"),
+        description="as PGO+ThinLTO+stock-imports, imports planned by `kiln imports "
+                    "--budget=%s` (-thinlto-workload-def)" % budget,
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_imports_prepare_with(budget),
+        stock=False,
+    )
+    for budget in (KILN_IMPORTS_BUDGET,) + KILN_IMPORTS_SWEEP
+]
+
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
 
 

@@ -24,6 +24,7 @@
 #include "kiln/Support/Version.inc"
 #include "kiln/Tools/CallGraphDump.h"
 #include "kiln/Tools/EvalCommand.h"
+#include "kiln/Tools/ImportsCommand.h"
 #include "kiln/Tools/OrderCommand.h"
 #include "kiln/Tools/RelocsCommand.h"
 
@@ -72,15 +73,23 @@ static cl::SubCommand
               "type and by what they point to, and the data objects that "
               "carry them (see docs/CommandGuide/kiln-relocs.rst)");
 
+static cl::SubCommand
+    ImportsCmd("imports",
+               "Plan ThinLTO imports over the whole profiled call graph under "
+               "a budget; write a -thinlto-workload-def file, per-module "
+               "import lists and a report "
+               "(see docs/CommandGuide/kiln-imports.rst)");
+
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
-              cl::sub(EvalCmd), cl::value_desc("kind=profile[:weight]"),
+              cl::sub(EvalCmd), cl::sub(ImportsCmd),
+              cl::value_desc("kind=profile[:weight]"),
               cl::desc("a scenario's profile (instrumented or sample); kind is "
                        "'startup' or 'steady'; may be repeated"),
               cl::cat(KilnCategory));
 static cl::list<std::string>
     Profiles("profile", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
-             cl::sub(EvalCmd), cl::value_desc("profile"),
+             cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::value_desc("profile"),
              cl::desc("same as --scenario=steady=<profile>"),
              cl::cat(KilnCategory));
 static cl::list<std::string>
@@ -378,6 +387,67 @@ static Error relocsMain() {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln imports
+//===----------------------------------------------------------------------===//
+
+static cl::list<std::string>
+    ImportsInputs(cl::Positional, cl::sub(ImportsCmd),
+                  cl::desc("<ThinLTO bitcode objects and archives of the "
+                           "link>"),
+                  cl::cat(KilnCategory));
+static cl::opt<std::string> ImportsBudget(
+    "budget", cl::sub(ImportsCmd), cl::value_desc("N|P%"),
+    cl::desc("instructions imported over all modules: a count, or a "
+             "percentage of the program's instructions (default: unlimited)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ImportsModuleBudget(
+    "budget-per-module", cl::sub(ImportsCmd), cl::value_desc("N|P%"),
+    cl::desc("instructions imported into any one module (default: "
+             "unlimited)"),
+    cl::cat(KilnCategory));
+static cl::opt<uint32_t> ImportsMaxSize(
+    "max-import-size", cl::sub(ImportsCmd), cl::init(600), cl::value_desc("N"),
+    cl::desc("never import functions of more than N instructions (default "
+             "600)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ImportsWorkload(
+    "workload-def", cl::sub(ImportsCmd), cl::value_desc("file.json"),
+    cl::desc("write the plan for -mllvm -thinlto-workload-def=<file>"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ImportsLists("import-lists", cl::sub(ImportsCmd), cl::value_desc("dir"),
+                 cl::desc("write per-module import lists (<module>.imports and "
+                          "<module>.imports.functions) under <dir>"),
+                 cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ImportsReport("report", cl::sub(ImportsCmd), cl::value_desc("file.json"),
+                  cl::desc("write the plan and what it left out as JSON"),
+                  cl::cat(KilnCategory));
+static cl::opt<uint64_t> ImportsTop(
+    "top", cl::sub(ImportsCmd), cl::init(20), cl::value_desc("N"),
+    cl::desc("list the N heaviest left-out candidates (default 20; 0: all)"),
+    cl::cat(KilnCategory));
+static cl::opt<bool>
+    ImportsQuiet("quiet", cl::sub(ImportsCmd),
+                 cl::desc("print no summary (warnings still go to stderr)"),
+                 cl::cat(KilnCategory));
+
+static Error importsMain() {
+  kiln::ImportsCommandOptions Opts;
+  Opts.Inputs.assign(ImportsInputs.begin(), ImportsInputs.end());
+  Opts.Scenarios = getScenarioSpecs();
+  Opts.Budget = ImportsBudget;
+  Opts.ModuleBudget = ImportsModuleBudget;
+  Opts.MaxImportSize = ImportsMaxSize;
+  Opts.WorkloadPath = ImportsWorkload;
+  Opts.ImportListDir = ImportsLists;
+  Opts.ReportPath = ImportsReport;
+  Opts.Top = ImportsTop;
+  Opts.Quiet = ImportsQuiet;
+  return kiln::runImportsCommand(Opts, outs(), errs());
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -415,6 +485,8 @@ int main(int Argc, const char **Argv) {
     return kiln::reportToolError(ToolName, evalMain());
   if (RelocsCmd)
     return kiln::reportToolError(ToolName, relocsMain());
+  if (ImportsCmd)
+    return kiln::reportToolError(ToolName, importsMain());
 
   WithColor::error(errs(), ToolName)
       << "no subcommand specified; run 'kiln --help' for the list\n";

@@ -10,6 +10,7 @@
 #include "kiln/Sources/Profile.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/ProfileData/InstrProfReader.h"
@@ -84,6 +85,7 @@ static Expected<LayoutProfile> readInstrProfileUnguarded(StringRef Path) {
   LayoutProfile Profile;
   Profile.Path = Path.str();
   Profile.IsIRLevel = Reader.isIRLevelProfile();
+  const bool EntryFirst = Reader.instrEntryBBEnabled();
 
   StringMap<size_t> IndexOfName;
   DenseMap<uint64_t, std::string> NameOfHash;
@@ -100,11 +102,21 @@ static Expected<LayoutProfile> readInstrProfileUnguarded(StringRef Path) {
         IndexOfName.try_emplace(Record.Name, Profile.Functions.size());
     if (Inserted) {
       Profile.Functions.push_back(ProfiledFunction{Record.Name.str(), 0});
+      Profile.Functions.back().EntryCountIsExact = true;
       NameOfHash.try_emplace(MD5Hash(Record.Name), Record.Name.str());
     }
     ProfiledFunction &F = Profile.Functions[It->second];
     for (uint64_t Count : Record.Counts)
       F.Weight = SaturatingAdd(F.Weight, Count);
+    if (!Record.Counts.empty()) {
+      // See ProfiledFunction::EntryCount.
+      bool FirstIsEntry =
+          !Profile.IsIRLevel || EntryFirst || Record.Counts.size() == 1;
+      uint64_t Entry = FirstIsEntry ? Record.Counts.front()
+                                    : *llvm::max_element(Record.Counts);
+      F.EntryCount = SaturatingAdd(F.EntryCount, Entry);
+      F.EntryCountIsExact &= FirstIsEntry;
+    }
     uint32_t NumSites = Record.getNumValueSites(IPVK_IndirectCallTarget);
     for (uint32_t Site = 0; Site < NumSites; ++Site)
       for (const InstrProfValueData &V :

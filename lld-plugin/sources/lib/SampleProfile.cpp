@@ -69,7 +69,10 @@ static Expected<LayoutProfile> readSampleProfileUnguarded(StringRef Path) {
     ByName.emplace(Samples.getFunction().str(), &Samples);
   std::map<std::pair<std::string, std::string>, uint64_t> Calls;
   for (const auto &[Name, Samples] : ByName) {
-    Profile.Functions.push_back({Name, Samples->getTotalSamples()});
+    ProfiledFunction F{Name, Samples->getTotalSamples()};
+    F.EntryCount = Samples->getHeadSamplesEstimate();
+    F.EntryCountIsExact = Samples->getHeadSamples() != 0;
+    Profile.Functions.push_back(std::move(F));
     collectCalls(*Samples, Name, Calls);
   }
   for (const auto &[Pair, Count] : Calls)

@@ -41,6 +41,16 @@ struct ProfiledFunction {
   /// spanning-tree edges, so no counter is the entry count in general), or
   /// its total samples. Zero means it never ran.
   uint64_t Weight = 0;
+  /// How often it was entered, as far as the profile tells: a sample
+  /// profile's head samples (estimated from its body when zero), a front-end
+  /// profile's first counter (the function body's region), an IR profile's
+  /// first counter when it instruments the entry block (`entry_first`) or
+  /// has a single counter. Otherwise an IR profile counts spanning-tree
+  /// edges only and the entry is not one of them: the largest counter stands
+  /// in (exact for straight-line code, too high for loops).
+  uint64_t EntryCount = 0;
+  /// EntryCount is the profile's own figure, not the stand-in.
+  bool EntryCountIsExact = false;
 };
 
 /// A call the profile observed.

@@ -1,0 +1,149 @@
+//===- ImportsCommand.cpp - kiln imports ----------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Tools/ImportsCommand.h"
+
+#include "kiln/Imports/ImportGraphReader.h"
+#include "kiln/Imports/ImportPlanOutput.h"
+#include "kiln/Imports/ImportPlanner.h"
+#include "kiln/Order/OrderPlanner.h"
+#include "kiln/Sources/Profile.h"
+#include "kiln/Support/ToolError.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace kiln;
+using namespace kiln::imports;
+
+static const char *const ToolName = "kiln";
+
+Expected<uint64_t> kiln::parseImportBudget(StringRef Text, uint64_t Total) {
+  StringRef Number = Text.trim();
+  bool Percent = Number.consume_back("%");
+  if (Percent) {
+    double P;
+    if (Number.getAsDouble(P) || P < 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' is not a percentage", Text.str().c_str());
+    return uint64_t(double(Total) * P / 100.0);
+  }
+  uint64_t N;
+  if (Number.getAsInteger(10, N))
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' is not a number of instructions or a "
+                             "percentage",
+                             Text.str().c_str());
+  return N;
+}
+
+template <typename WriteT>
+static Error writeOutput(StringRef Path, WriteT Write) {
+  std::error_code EC;
+  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return makeToolError(EC.message(), Path);
+  Write(Out.os());
+  Out.keep();
+  return Error::success();
+}
+
+Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
+                              raw_ostream &Out, raw_ostream &Diag) {
+  if (Opts.Inputs.empty())
+    return makeToolError("no input", "",
+                         "give the ThinLTO bitcode objects and archives of "
+                         "the link");
+  Expected<std::vector<ScenarioSpec>> Specs =
+      parseScenarioSpecs(Opts.Scenarios);
+  if (!Specs)
+    return makeToolError(toString(Specs.takeError()), "--scenario");
+  std::vector<LayoutProfile> Profiles;
+  Profiles.reserve(Specs->size());
+  std::vector<WeightedProfile> Weighted;
+  for (const ScenarioSpec &Spec : *Specs) {
+    Expected<LayoutProfile> P = readProfile(Spec.Path);
+    if (!P)
+      return makeToolError(toString(P.takeError()));
+    Profiles.push_back(std::move(*P));
+  }
+  for (size_t I = 0; I < Profiles.size(); ++I)
+    Weighted.push_back({&Profiles[I], (*Specs)[I].Weight});
+
+  Expected<ImportInputs> Inputs =
+      readImportInputs(Opts.Inputs, Weighted, [&](const Twine &Warning) {
+        WithColor::warning(Diag, ToolName) << Warning << "\n";
+      });
+  if (!Inputs)
+    return makeToolError(toString(Inputs.takeError()));
+  for (const ProfileMatch &M : Inputs->Profiles)
+    if (M.Matched * 2 < M.Executed)
+      WithColor::warning(Diag, ToolName)
+          << M.Path << ": only " << M.Matched << " of its " << M.Executed
+          << " executed functions are defined in the ThinLTO modules\n";
+
+  const ImportGraph &Graph = Inputs->Graph;
+  uint64_t TotalInstructions = 0;
+  for (const ImportFunction &F : Graph.Functions)
+    if (!F.DefinedIn.empty())
+      TotalInstructions += uint64_t(F.InstCount) * F.DefinedIn.size();
+
+  ImportPlanConfig Config;
+  Config.MaxImportSize = Opts.MaxImportSize;
+  if (!Opts.Budget.empty()) {
+    Expected<uint64_t> B = parseImportBudget(Opts.Budget, TotalInstructions);
+    if (!B)
+      return makeToolError(toString(B.takeError()), "--budget");
+    Config.Budget = *B;
+  }
+  if (!Opts.ModuleBudget.empty()) {
+    Expected<uint64_t> B =
+        parseImportBudget(Opts.ModuleBudget, TotalInstructions);
+    if (!B)
+      return makeToolError(toString(B.takeError()), "--budget-per-module");
+    Config.ModuleBudget = *B;
+  }
+  if (Config.Budget == 0 || Config.ModuleBudget == 0)
+    WithColor::warning(Diag, ToolName)
+        << "a budget of 0 plans no import: every module the workload "
+           "definition names gets none, not even LLVM's default ones\n";
+
+  ImportPlan Plan = planImports(Graph, Config);
+  WorkloadPlan Workload = makeWorkloadPlan(Graph, Plan);
+  for (ModuleId M = 0; M < Graph.Modules.size(); ++M)
+    if (Workload.Roots[M] == NoFunction)
+      WithColor::warning(Diag, ToolName)
+          << Graph.Modules[M]
+          << ": no function names this module alone in the thin link's "
+             "index; it keeps LLVM's default imports\n";
+
+  ReportContext Ctx;
+  Ctx.Config = Config;
+  Ctx.TotalInstructions = TotalInstructions;
+  Ctx.Top = Opts.Top;
+  Ctx.SourceFileNames = Inputs->SourceFileNames;
+  if (!Opts.WorkloadPath.empty())
+    if (Error E = writeOutput(Opts.WorkloadPath, [&](raw_ostream &OS) {
+          writeWorkloadDefinition(Graph, Workload, OS);
+        }))
+      return E;
+  if (!Opts.ImportListDir.empty())
+    if (Error E = writeImportLists(Graph, Workload, Opts.ImportListDir))
+      return makeToolError(toString(std::move(E)), "--import-lists");
+  if (!Opts.ReportPath.empty())
+    if (Error E = writeOutput(Opts.ReportPath, [&](raw_ostream &OS) {
+          writeImportReport(Graph, Plan, Workload, Ctx, OS);
+        }))
+      return E;
+  if (!Opts.Quiet)
+    printImportSummary(Graph, Plan, Workload, Ctx, Out);
+  return Error::success();
+}
