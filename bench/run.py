@@ -278,16 +278,18 @@ CONFIGS.append(
         stock=False,
     ))
 
-def kiln_lld_prepare(ctx: "PrepareContext") -> list[str]:
+def kiln_lld_prepare(ctx: "PrepareContext",
+                     profiles: Optional[dict[str, Path]] = None) -> list[str]:
     """The one-command link: `kiln-lld --kiln-profile= --kiln-startup-profile=`
     computes the order from the objects the link really uses (ThinLTO's
-    backend objects, with their post-inlining call graph) and links with it."""
+    backend objects, with their post-inlining call graph) and links with it.
+    `profiles` ({"startup": ..., "steady": ...}) default to the training's."""
     kiln = ctx.harness.tools.kiln
     kiln_lld = Path(kiln).parent / "kiln-lld" if kiln else None
     if not kiln_lld or not kiln_lld.is_file():
         raise StepError("[%s] kiln-lld not found in --kiln-bin=%s; build Kiln first"
                         % (ctx.config.name, ctx.harness.args.kiln_bin))
-    profiles = ctx.scenario_profiles
+    profiles = profiles or ctx.scenario_profiles
     return ["-fuse-ld=%s" % kiln_lld,
             "-Wl,--kiln-startup-profile=%s" % profiles["startup"],
             "-Wl,--kiln-profile=%s" % profiles["steady"],
@@ -382,6 +384,41 @@ def bolt_postlink(ctx: "PrepareContext", exe: Path) -> None:
     shutil.copy2(optimized, exe)
 
 
+def cs_training(ctx: "PrepareContext") -> dict[str, Path]:
+    """Context-sensitive PGO profiles of this configuration's own objects:
+    a link with -fcs-profile-generate (the ThinLTO backends instrument each
+    function as it is after inlining), one run per scenario, each merged on
+    its own. Unlike the training's pre-LTO profiles, they name only the
+    functions the final program really runs: an out-of-line copy that every
+    caller inlined is not in them. One more instrumented build and training
+    run, as BOLT needs."""
+    h = ctx.harness
+    cdir = ctx.dir / "cs-training"
+    if cdir.exists():
+        shutil.rmtree(cdir)
+    cdir.mkdir(parents=True)
+    ctx.link(cdir / ctx.app.exe_name, ["-fcs-profile-generate=%s" % (cdir / "raw")])
+    ctx.app.write_inputs(cdir)
+    profiles = {}
+    for mode, args in (("steady", h.steady_args()), ("startup", h.startup_args())):
+        raw = cdir / ("%s.profraw" % mode)
+        proc = run_cmd(["./" + ctx.app.exe_name] + args,
+                       ctx.dir / "logs" / ("cs-train-%s.log" % mode),
+                       "[%s] CSPGO training run %s" % (ctx.config.name, mode),
+                       cwd=cdir, env=run_env({"LLVM_PROFILE_FILE": str(raw)}))
+        h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
+        profiles[mode] = cdir / ("cs-%s.profdata" % mode)
+        ctx.run([h.tools.profdata, "merge", "-o", str(profiles[mode]), str(raw)],
+                "cs-merge-%s" % mode)
+    return profiles
+
+
+def kiln_lld_cs_prepare(ctx: "PrepareContext") -> list[str]:
+    """The one-command link ordered from CSPGO profiles of the same objects
+    (cs_training): the startup group is what the final program runs."""
+    return kiln_lld_prepare(ctx, cs_training(ctx))
+
+
 def kiln_lld_split_prepare(ctx: "PrepareContext") -> list[str]:
     """The one-command link with Kiln's function splitting in the ThinLTO
     backends (-kiln-split-functions through kiln-lld's -mllvm)."""
@@ -405,6 +442,25 @@ CONFIGS += [
         ldflags=THINLTO_LDFLAGS + ("-Wl,--emit-relocs",),
         training="irpgo",
         postlink=bolt_postlink,
+    ),
+    Config(
+        name="Kiln-lld+cs",
+        description="Kiln-lld ordered from CSPGO profiles of the same objects (one more "
+                    "instrumented link and training run): the post-inlining startup set",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_lld_cs_prepare,
+        stock=False,
+    ),
+    Config(
+        name="Kiln-lld+split+cs",
+        description="Kiln-lld+split, ordered from CSPGO profiles of the same objects",
+        cflags=("-O2", "-flto=thin", "-fprofile-use={split_profile}"),
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=lambda ctx: kiln_lld_cs_prepare(ctx) + ["-Wl,-mllvm,-kiln-split-functions"],
+        stock=False,
     ),
     Config(
         name="Kiln-lld+split",
