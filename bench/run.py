@@ -606,6 +606,15 @@ CONFIGS += [
 
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
 
+# `--configs demo` (the README's demo): the layout and splitting comparison
+# -- every stock order, Kiln's, BOLT -- without the slower issue-specific
+# rows (imports, inlining, pre-read, the two-step `kiln order`).
+DEMO_CONFIGS = (
+    "O2", "PGO", "PGO+ThinLTO", "PGO+ThinLTO+cdsort", "PGO+ThinLTO+hfsort", "PGO+ThinLTO+bp",
+    "PGO+ThinLTO+profdata-order", "Kiln-lld", "Kiln-lld+cs", "BOLT", "Kiln-lld+split+cs",
+    "PGO+FullLTO", "Kiln-FullLTO",
+)
+
 
 # ==========================================================================
 # Plumbing
@@ -1434,7 +1443,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap.add_argument("--iterations", type=int, default=None,
                     help="iterations of the steady scenario (default: the program's)")
     ap.add_argument("--configs", default=",".join(names),
-                    help="comma-separated configurations to run (default: all)")
+                    help="comma-separated configurations to run, or `demo` for the "
+                         "README demo's set (default: all)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="parallel jobs (default: 2)")
     ap.add_argument("--keep-going", action="store_true",
                     help="continue with the other configurations after a failure")
@@ -1455,6 +1465,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                     help="print the configurations and their flags, then exit")
     args = ap.parse_args(argv)
     selected = [s.strip() for s in args.configs.split(",") if s.strip()]
+    if selected == ["demo"]:
+        selected = list(DEMO_CONFIGS)
     unknown = [s for s in selected if s not in names]
     if unknown or not selected:
         ap.error("unknown configuration(s) %s; known: %s" % (", ".join(unknown), ", ".join(names)))

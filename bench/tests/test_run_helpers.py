@@ -64,6 +64,8 @@ class ParserTest(unittest.TestCase):
         self.assertIn(run.REFERENCE_CONFIG, names)
         for c in run.CONFIGS:
             self.assertTrue(c.training is None or c.training in run.TRAININGS, c.name)
+        self.assertTrue(set(run.DEMO_CONFIGS) <= set(names))
+        self.assertIn(run.REFERENCE_CONFIG, run.DEMO_CONFIGS)
 
 
 class TableTest(unittest.TestCase):
