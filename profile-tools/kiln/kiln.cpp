@@ -28,8 +28,10 @@
 #include "kiln/Tools/RelocsCommand.h"
 #include "kiln/Tools/ThinBackend.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -458,8 +460,12 @@ static Error thinBackendMain(const char *Argv0) {
   Opts.RemarksFile = ThinBackendRemarksOutput;
   Opts.RemarksFilter = ThinBackendRemarksFilter;
   Opts.PrintCacheKey = ThinBackendPrintCacheKey;
-  Opts.PluginPath = ThinBackendPlugin;
-  if (Opts.PluginPath.empty()) {
+  if (!ThinBackendPlugin.empty()) {
+    // dlopen searches the library path for a name without a slash.
+    SmallString<256> Path(ThinBackendPlugin);
+    sys::fs::make_absolute(Path);
+    Opts.PluginPath = Path.str().str();
+  } else {
     static int AddressInKiln;
     Expected<std::string> Path = kiln::findPlugin(Argv0, &AddressInKiln);
     if (!Path)
