@@ -167,15 +167,19 @@ def diff_sections(a: bytes, b: bytes) -> dict[str, str]:
 
 
 def summarize_rounds(rounds: Sequence[dict]) -> dict:
-    """rounds: [{variant: cpu seconds}] -> per variant the median total and
-    the per-round ratio to BASELINE (median, min, max)."""
+    """rounds: [{variant: {"cpu": s, "wall": s}}] -> per variant and metric
+    the median total over rounds and the per-round ratio to BASELINE
+    (median, min, max)."""
     out = {}
     for variant in VARIANTS:
-        totals = [r[variant] for r in rounds if variant in r]
-        out[variant] = {
-            "cpu_median_s": statistics.median(totals) if totals else None,
-            "ratio": co.ratio_summary(co.per_round_ratios(rounds, variant, BASELINE)),
-        }
+        out[variant] = {}
+        for metric in ("cpu", "wall"):
+            per_round = [{v: t[metric] for v, t in r.items()} for r in rounds]
+            totals = [r[variant] for r in per_round if variant in r]
+            out[variant][metric] = {
+                "median_s": statistics.median(totals) if totals else None,
+                "ratio": co.ratio_summary(co.per_round_ratios(per_round, variant, BASELINE)),
+            }
     return out
 
 
@@ -323,7 +327,7 @@ class Bench:
     def time_rounds(self) -> None:
         rounds = []
         for r in range(self.args.rounds):
-            totals = {v: 0.0 for v in VARIANTS}
+            totals = {v: {"cpu": 0.0, "wall": 0.0} for v in VARIANTS}
             log("round %d/%d: %d modules x %d variants" % (
                 r + 1, self.args.rounds, len(self.objects), len(VARIANTS)))
             for i, obj in enumerate(self.objects):
@@ -332,9 +336,10 @@ class Bench:
                     out.parent.mkdir(parents=True, exist_ok=True)
                     t = self.timed(backend_command(variant, self.tools, obj, out, self.options),
                                    "rounds/%d/%s/%s" % (r, variant, out.name))
-                    totals[variant] += t["cpu"]
+                    totals[variant]["cpu"] += t["cpu"]
+                    totals[variant]["wall"] += t["wall"]
             rounds.append(totals)
-            self.results["rounds"].append({"totals_cpu_s": totals, "loadavg": co.loadavg()})
+            self.results["rounds"].append({"totals_s": totals, "loadavg": co.loadavg()})
         self.results["summary"] = summarize_rounds(rounds)
 
     def report(self) -> str:
@@ -358,12 +363,15 @@ class Bench:
                          res["inprocess_link"]["cpu"], res["thin_link"]["cpu"],
                          res["distributed_backends_cpu_s"], res["final_link"]["cpu"]))
         lines.append("")
-        lines.append("Backend jobs, CPU seconds for all modules (median of %d rounds), "
-                     "ratio to clang per round: median (min-max)" % len(res["rounds"]))
-        lines.append("  %-12s %10s  %s" % ("variant", "CPU s", "ratio to clang"))
+        lines.append("Backend jobs of all modules, seconds (median of %d rounds); ratio to "
+                     "clang per round: median (min-max)" % len(res["rounds"]))
+        lines.append("  %-12s %8s  %-22s %8s  %s" % ("variant", "CPU s", "CPU ratio",
+                                                   "wall s", "wall ratio"))
         for variant in VARIANTS:
-            s = res["summary"][variant]
-            lines.append("  %-12s %10.2f  %s" % (variant, s["cpu_median_s"], fmt_ratio(s["ratio"])))
+            cpu, wall = res["summary"][variant]["cpu"], res["summary"][variant]["wall"]
+            lines.append("  %-12s %8.2f  %-22s %8.2f  %s" % (
+                variant, cpu["median_s"], fmt_ratio(cpu["ratio"]), wall["median_s"],
+                fmt_ratio(wall["ratio"])))
         return "\n".join(lines)
 
 

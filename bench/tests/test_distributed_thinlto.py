@@ -108,17 +108,23 @@ class MatchTest(unittest.TestCase):
 
 
 class RoundsTest(unittest.TestCase):
+    @staticmethod
+    def times(kiln, plain, clang):
+        return {"kiln": {"cpu": kiln, "wall": 2 * kiln},
+                "kiln-plain": {"cpu": plain, "wall": 2 * plain},
+                "clang": {"cpu": clang, "wall": 2 * clang}}
+
     def test_summary(self):
-        rounds = [{"kiln": 9.0, "kiln-plain": 8.0, "clang": 10.0},
-                  {"kiln": 11.0, "kiln-plain": 10.0, "clang": 10.0},
-                  {"kiln": 10.0, "kiln-plain": 9.0, "clang": 10.0}]
+        rounds = [self.times(9.0, 8.0, 10.0), self.times(11.0, 10.0, 10.0),
+                  self.times(10.0, 9.0, 10.0)]
         s = dt.summarize_rounds(rounds)
-        self.assertEqual(s["kiln"]["cpu_median_s"], 10.0)
-        self.assertEqual(s["kiln"]["ratio"]["median"], 1.0)
-        self.assertEqual(s["kiln"]["ratio"]["min"], 0.9)
-        self.assertAlmostEqual(s["kiln"]["ratio"]["max"], 1.1)
-        self.assertEqual(s["clang"]["ratio"]["median"], 1.0)
-        self.assertEqual(dt.fmt_ratio(s["kiln-plain"]["ratio"]), "0.900 (0.800-1.000)")
+        self.assertEqual(s["kiln"]["cpu"]["median_s"], 10.0)
+        self.assertEqual(s["kiln"]["wall"]["median_s"], 20.0)
+        self.assertEqual(s["kiln"]["cpu"]["ratio"]["median"], 1.0)
+        self.assertEqual(s["kiln"]["cpu"]["ratio"]["min"], 0.9)
+        self.assertAlmostEqual(s["kiln"]["cpu"]["ratio"]["max"], 1.1)
+        self.assertEqual(s["clang"]["cpu"]["ratio"]["median"], 1.0)
+        self.assertEqual(dt.fmt_ratio(s["kiln-plain"]["cpu"]["ratio"]), "0.900 (0.800-1.000)")
         self.assertEqual(dt.fmt_ratio({"median": None}), "n/a")
 
 

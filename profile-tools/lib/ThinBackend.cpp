@@ -406,6 +406,8 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
 
     // Imports come from the files the index names, as in clang; check them
     // now so that a missing or rebuilt one is reported by name.
+    // initImportList only declines (returns false) when told that all
+    // modules were merged into one, which a thin link never does.
     lto::initImportList(M, Index, ImportList);
     for (StringRef Source : ImportList.getSourceModules()) {
       Expected<std::unique_ptr<MemoryBuffer>> Buffer = readFile(Source);
@@ -495,8 +497,12 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
     return makeToolError(EC.message(), Opts.Output);
   Output.os() << Object;
   Output.os().close();
-  if (Output.os().has_error())
-    return makeToolError(Output.os().error().message(), Opts.Output);
+  if (Output.os().has_error()) {
+    std::error_code WriteError = Output.os().error();
+    // A stream destroyed with its error still set would abort.
+    Output.os().clear_error();
+    return makeToolError(WriteError.message(), Opts.Output);
+  }
   Output.keep();
   return Error::success();
 }
