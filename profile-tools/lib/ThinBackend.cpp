@@ -290,6 +290,7 @@ kiln::computeThinBackendCacheKey(const ThinBackendKeyInputs &Inputs) {
   Digest.add("opt-level", Twine(Inputs.OptLevel).str());
   Digest.add("relocation-model",
              Twine(static_cast<int>(Inputs.RelocModel)).str());
+  Digest.add("cpu", Inputs.CPU);
   if (Error E = addKilnConfiguration(Digest, Inputs.PluginPath, Inputs.Options))
     return makeToolError(toString(std::move(E)));
   Digest.add("module-path", Inputs.Input);
@@ -437,6 +438,7 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
     llvm::append_range(Key.Options, getKilnOptionsFromEnvironment());
     Key.OptLevel = Opts.OptLevel;
     Key.RelocModel = Conf.RelocModel.value_or(Opts.RelocModel);
+    Key.CPU = Conf.CPU;
     Key.Input = Opts.Input;
     Key.InputBytes = (*InputBuffer)->getBuffer();
     Key.IndexBytes = (*IndexBuffer)->getBuffer();

@@ -72,6 +72,7 @@ TEST(ThinBackendKey, ChangesWithEachInput) {
       [](auto &I) { I.Options.clear(); },
       [](auto &I) { I.OptLevel = 3; },
       [](auto &I) { I.RelocModel = Reloc::Static; },
+      [](auto &I) { I.CPU = "znver3"; },
       [](auto &I) { I.Input = "./a.o"; },
       [](auto &I) { I.InputBytes = "module a, rebuilt"; },
       [](auto &I) { I.IndexBytes = "index of a, relinked"; },

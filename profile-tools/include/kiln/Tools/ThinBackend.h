@@ -95,6 +95,9 @@ struct ThinBackendKeyInputs {
   std::vector<std::string> Options;
   unsigned OptLevel = 2;
   llvm::Reloc::Model RelocModel = llvm::Reloc::PIC_;
+  /// The target CPU as the backend uses it (`-mllvm -mcpu=native` resolved
+  /// to the host's CPU); empty for the module's own.
+  std::string CPU;
   std::string Input;          ///< Path of the module (its identifier).
   llvm::StringRef InputBytes; ///< The module's bitcode.
   llvm::StringRef IndexBytes; ///< The individual index.
@@ -103,12 +106,12 @@ struct ThinBackendKeyInputs {
 };
 
 /// \returns the cache key of a backend job: a 32-hex-digit digest of Kiln's
-/// and LLVM's versions, the optimization level and relocation model, Kiln's
-/// configuration (plugin bytes, options, contents of the files they name;
-/// see ConfigurationDigest.h), the module's path and bytes, the index's
-/// bytes, and each imported module's path and bytes (in path order). The
-/// output file's name is not part of it. \returns an error if the plugin or
-/// a file an option names cannot be read.
+/// and LLVM's versions, the optimization level, relocation model and CPU,
+/// Kiln's configuration (plugin bytes, options, contents of the files they
+/// name; see ConfigurationDigest.h), the module's path and bytes, the
+/// index's bytes, and each imported module's path and bytes (in path order).
+/// The output file's name is not part of it. \returns an error if the
+/// plugin or a file an option names cannot be read.
 llvm::Expected<std::string>
 computeThinBackendCacheKey(const ThinBackendKeyInputs &Inputs);
 
