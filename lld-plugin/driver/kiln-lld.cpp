@@ -15,10 +15,13 @@
 /// (the flavor comes from `-flavor` or the program name; `kiln-lld` itself is
 /// ELF, so `clang -fuse-ld=/path/to/kiln-lld` works). With
 /// `--kiln-profile=`, it runs the profile-guided link (ProfileGuidedLink.h).
+/// With Kiln active, a ThinLTO cache the user names is salted with Kiln's
+/// configuration (LTOCacheSalt.h).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "kiln/LLDDriver/KilnLinkOptions.h"
+#include "kiln/LLDDriver/LTOCacheSalt.h"
 #include "kiln/LLDDriver/LinkerInvocation.h"
 #include "kiln/LLDDriver/ProfileGuidedLink.h"
 #include "kiln/Support/PluginLocation.h"
@@ -133,8 +136,16 @@ int main(int Argc, const char **Argv) {
     return Result.retCode;
   };
 
-  if (!Split->Kiln.requestsProfileGuidedLink())
+  if (!Split->Kiln.requestsProfileGuidedLink()) {
+    // A user's ThinLTO cache gets a subdirectory per Kiln configuration (the
+    // profile-guided link uses a scratch cache of its own instead).
+    if (Error E = kiln::applyLTOCacheSalt(Flavor, Split->LinkerArgs, PluginPath,
+                                          Split->Kiln.Verbose, errs())) {
+      WithColor::error(errs(), "kiln-lld") << toString(std::move(E)) << '\n';
+      return 1;
+    }
     return RunLinker(Split->LinkerArgs, outs(), errs());
+  }
   return kiln::runProfileGuidedLink(Flavor, Split->LinkerArgs, Split->Kiln,
                                     RunLinker, outs(), errs());
 }

@@ -27,9 +27,12 @@
 #include "kiln/Tools/ImportsCommand.h"
 #include "kiln/Tools/OrderCommand.h"
 #include "kiln/Tools/RelocsCommand.h"
+#include "kiln/Tools/ThinBackend.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -79,6 +82,11 @@ static cl::SubCommand
                "a budget; write a -thinlto-workload-def file, per-module "
                "import lists and a report "
                "(see docs/CommandGuide/kiln-imports.rst)");
+static cl::SubCommand ThinBackendCmd(
+    "thin-backend",
+    "Run one backend job of a distributed ThinLTO build with Kiln's plugin: "
+    "a module and its index from ld.lld --thinlto-index-only in, a native "
+    "object out (see docs/CommandGuide/kiln-thin-backend.rst)");
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
@@ -445,6 +453,94 @@ static Error importsMain() {
   Opts.Top = ImportsTop;
   Opts.Quiet = ImportsQuiet;
   return kiln::runImportsCommand(Opts, outs(), errs());
+// kiln thin-backend
+//===----------------------------------------------------------------------===//
+
+static cl::opt<std::string>
+    ThinBackendInput(cl::Positional, cl::sub(ThinBackendCmd),
+                     cl::desc("<module bitcode, named as the thin link was "
+                              "given it>"),
+                     cl::cat(KilnCategory));
+static cl::opt<bool> ThinBackendCompile(
+    "c", cl::sub(ThinBackendCmd),
+    cl::desc("compile to an object: the only action (accepted for clang's "
+             "spelling of a backend job)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ThinBackendIndex(
+    "thinlto-index", cl::sub(ThinBackendCmd), cl::value_desc("file"),
+    cl::desc("the module's individual index (<module>.thinlto.bc from ld.lld "
+             "--thinlto-index-only)"),
+    cl::cat(KilnCategory));
+static cl::alias ThinBackendIndexAlias("fthinlto-index",
+                                       cl::aliasopt(ThinBackendIndex),
+                                       cl::desc("alias for --thinlto-index"));
+static cl::opt<std::string>
+    ThinBackendOutput("o", cl::sub(ThinBackendCmd), cl::value_desc("file"),
+                      cl::desc("the native object to write"),
+                      cl::cat(KilnCategory));
+static cl::opt<unsigned> ThinBackendOptLevel(
+    "O", cl::sub(ThinBackendCmd), cl::Prefix, cl::init(2),
+    cl::value_desc("level"),
+    cl::desc("optimization level 0-3, as ld.lld's --lto-O (default 2)"),
+    cl::cat(KilnCategory));
+static cl::opt<Reloc::Model> ThinBackendRelocModel(
+    "relocation-model", cl::sub(ThinBackendCmd), cl::init(Reloc::PIC_),
+    cl::desc("relocation model, as ld.lld chooses it for the link "
+             "(-mllvm -relocation-model= overrides it, as in ld.lld)"),
+    cl::values(
+        clEnumValN(Reloc::PIC_, "pic", "-pie and -shared links (default)"),
+        clEnumValN(Reloc::Static, "static", "executables linked without -pie")),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ThinBackendPlugin(
+    "plugin", cl::sub(ThinBackendCmd), cl::value_desc("file"),
+    cl::desc("Kiln's pass-plugin module (default: the one 'kiln "
+             "print-plugin-path' prints)"),
+    cl::cat(KilnCategory));
+static cl::list<std::string> ThinBackendLLVMOptions(
+    "mllvm", cl::sub(ThinBackendCmd), cl::value_desc("option"),
+    cl::desc("a Kiln option (-kiln-...) or another LLVM option, as for clang "
+             "and kiln-lld; may be repeated"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ThinBackendRemarksOutput(
+    "pass-remarks-output", cl::sub(ThinBackendCmd), cl::value_desc("file"),
+    cl::desc("write optimization remarks as YAML"), cl::cat(KilnCategory));
+static cl::opt<std::string> ThinBackendRemarksFilter(
+    "pass-remarks-filter", cl::sub(ThinBackendCmd), cl::value_desc("regex"),
+    cl::desc("only the remarks of passes matching this"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> ThinBackendPrintCacheKey(
+    "print-cache-key", cl::sub(ThinBackendCmd),
+    cl::desc("print the job's cache key (module, index, imported modules, "
+             "options, plugin) instead of running it"),
+    cl::cat(KilnCategory));
+
+static Error thinBackendMain(const char *Argv0) {
+  kiln::ThinBackendOptions Opts;
+  Opts.Input = ThinBackendInput;
+  Opts.IndexFile = ThinBackendIndex;
+  Opts.Output = ThinBackendOutput;
+  Opts.OptLevel = ThinBackendOptLevel;
+  Opts.RelocModel = ThinBackendRelocModel;
+  Opts.LLVMOptions.assign(ThinBackendLLVMOptions.begin(),
+                          ThinBackendLLVMOptions.end());
+  Opts.RemarksFile = ThinBackendRemarksOutput;
+  Opts.RemarksFilter = ThinBackendRemarksFilter;
+  Opts.PrintCacheKey = ThinBackendPrintCacheKey;
+  if (!ThinBackendPlugin.empty()) {
+    // dlopen searches the library path for a name without a slash.
+    SmallString<256> Path(ThinBackendPlugin);
+    sys::fs::make_absolute(Path);
+    Opts.PluginPath = Path.str().str();
+  } else {
+    static int AddressInKiln;
+    Expected<std::string> Path = kiln::findPlugin(Argv0, &AddressInKiln);
+    if (!Path)
+      return kiln::makeToolError(toString(Path.takeError()), "",
+                                 "build the KilnPlugin target, or name the "
+                                 "module with --plugin= or KILN_PLUGIN");
+    Opts.PluginPath = *Path;
+  }
+  return kiln::runThinBackend(Opts, outs(), errs());
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,6 +583,8 @@ int main(int Argc, const char **Argv) {
     return kiln::reportToolError(ToolName, relocsMain());
   if (ImportsCmd)
     return kiln::reportToolError(ToolName, importsMain());
+  if (ThinBackendCmd)
+    return kiln::reportToolError("kiln thin-backend", thinBackendMain(Argv[0]));
 
   WithColor::error(errs(), ToolName)
       << "no subcommand specified; run 'kiln --help' for the list\n";

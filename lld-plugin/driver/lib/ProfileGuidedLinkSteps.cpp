@@ -42,26 +42,43 @@ static std::optional<StringRef> getGnuValue(ArrayRef<std::string> Args,
   return std::nullopt;
 }
 
-std::string kiln::findUserLTOCache(ArrayRef<std::string> LinkerArgs,
-                                   LinkerFlavor Flavor) {
-  std::string Cache;
+std::vector<LTOCacheOption>
+kiln::findLTOCacheOptions(ArrayRef<std::string> LinkerArgs,
+                          LinkerFlavor Flavor) {
+  std::vector<LTOCacheOption> Found;
+  // A joined value is a suffix of its argument.
+  auto AddJoined = [&](size_t I, StringRef Value) {
+    Found.push_back({I, LinkerArgs[I].size() - Value.size()});
+  };
   for (size_t I = 1; I < LinkerArgs.size(); ++I) {
     StringRef Arg = LinkerArgs[I];
     if (Flavor == LinkerFlavor::COFF) {
       if (std::optional<StringRef> V = getCOFFValue(Arg, "lldltocache"))
-        Cache = V->str();
+        AddJoined(I, *V);
     } else if (Flavor == LinkerFlavor::MachO) {
       if (Arg == "-cache_path_lto" && I + 1 < LinkerArgs.size())
-        Cache = LinkerArgs[++I];
-    } else if (std::optional<StringRef> V =
-                   getGnuValue(LinkerArgs, I, "thinlto-cache-dir")) {
-      Cache = V->str();
-    } else if (Arg.consume_front("--plugin-opt=cache-dir=") ||
+        Found.push_back({++I, 0});
+    } else if (Arg.consume_front("--thinlto-cache-dir=") ||
+               Arg.consume_front("-thinlto-cache-dir=") ||
+               Arg.consume_front("--plugin-opt=cache-dir=") ||
                Arg.consume_front("-plugin-opt=cache-dir=")) {
-      Cache = Arg.str();
+      // ld.lld takes these joined only (`--thinlto-cache-dir D` is an
+      // unknown option to it).
+      AddJoined(I, Arg);
     }
   }
-  return Cache;
+  return Found;
+}
+
+std::string kiln::findUserLTOCache(ArrayRef<std::string> LinkerArgs,
+                                   LinkerFlavor Flavor) {
+  std::vector<LTOCacheOption> Options = findLTOCacheOptions(LinkerArgs, Flavor);
+  if (Options.empty())
+    return "";
+  // Each linker takes the last one.
+  return StringRef(LinkerArgs[Options.back().ArgIndex])
+      .drop_front(Options.back().ValueOffset)
+      .str();
 }
 
 std::string kiln::findOutputPath(ArrayRef<std::string> LinkerArgs,

@@ -43,6 +43,20 @@ struct ScratchPaths {
   std::string LTOCache;   ///< ThinLTO cache, if the user named none.
 };
 
+/// Where a ThinLTO cache directory option of the link puts its value.
+struct LTOCacheOption {
+  size_t ArgIndex;    ///< The argument that holds the directory...
+  size_t ValueOffset; ///< ...starting at this character.
+};
+
+/// \returns every ThinLTO cache directory option in \p LinkerArgs, in order:
+/// `--thinlto-cache-dir=D`, `--plugin-opt=cache-dir=D` (ELF, MinGW; one
+/// or two dashes), `-cache_path_lto D` (Mach-O),
+/// `/lldltocache:D` (COFF).
+std::vector<LTOCacheOption>
+findLTOCacheOptions(llvm::ArrayRef<std::string> LinkerArgs,
+                    LinkerFlavor Flavor);
+
 /// \returns the ThinLTO cache directory the user named in \p LinkerArgs, or
 /// "" if none.
 std::string findUserLTOCache(llvm::ArrayRef<std::string> LinkerArgs,
