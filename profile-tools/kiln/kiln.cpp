@@ -453,6 +453,9 @@ static Error importsMain() {
   Opts.Top = ImportsTop;
   Opts.Quiet = ImportsQuiet;
   return kiln::runImportsCommand(Opts, outs(), errs());
+}
+
+//===----------------------------------------------------------------------===//
 // kiln thin-backend
 //===----------------------------------------------------------------------===//
 
