@@ -323,7 +323,9 @@ Refusal ImportShaper::getRefusal(CallBase &CB, const GlobalValue *Callee,
   // function optimized for size.
   if (Caller.hasOptSize())
     return Refusal::SizeCaller;
-  if (CB.isNoInline())
+  // The call's own attribute (CallBase::isNoInline() would also look at
+  // the callee's, reported separately below).
+  if (CB.getAttributes().hasFnAttr(Attribute::NoInline))
     return Refusal::NoInlineCall;
   const auto *CalleeFn = dyn_cast_or_null<Function>(Callee);
   if (!CalleeFn)
