@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Thin-link time and import counts of ThinLTO configurations (issue 6).
+
+Reads the final link of each named configuration from a finished
+`bench/run.py` work directory (the command line at the top of
+configs/<config>/logs/link.log), and runs it again --rounds times, each time
+with two additions that do not change the program:
+
+  -Wl,--time-trace=<file>       lld's time trace; its "Total ThinLink" event is
+                                the thin link (summary analysis, import and
+                                export decisions), "Total Thin backend" the
+                                ThinLTO backends summed over their threads
+  -Wl,-mllvm,-print-imports     one "<module>: Import <name> from <module>"
+                                line per definition a backend imported
+
+and the output redirected to <work-dir>/import-stats/<config>/.  The import
+counts are the same in every round (the thin link is deterministic); the
+times are the minimum over rounds (the machine is shared; the minimum is the
+least disturbed run).  Imported names are split into functions and variables
+by their symbol type in the linked program (llvm-nm).
+
+    python3 bench/import_stats.py --configs PGO+ThinLTO,PGO+ThinLTO+kiln-import-shaping
+
+Python 3.11, standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+BENCH_DIR = Path(__file__).resolve().parent
+DEFAULT_WORK_DIR = BENCH_DIR.parent / "build" / "bench"
+DEFAULT_LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+IMPORT_LINE = re.compile(r"^(?P<into>.+): Import (?P<name>\S+) from (?P<src>.+)$")
+
+
+class StatsError(Exception):
+    """A configuration's link cannot be found or rerun."""
+
+
+def slug(name: str) -> str:
+    """The directory name bench/run.py uses for a configuration."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def read_link_command(log_text: str) -> list[str]:
+    """The command line run.py wrote as the first line of a link log."""
+    first = log_text.split("\n", 1)[0]
+    if not first.startswith("$ "):
+        raise StatsError("no command line at the top of the link log")
+    return shlex.split(first[2:])
+
+
+def redirect_output(cmd: Sequence[str], output: Path, extra: Sequence[str]) -> list[str]:
+    """cmd with its `-o FILE` replaced by `-o output` and extra flags added
+    before it."""
+    out = list(cmd)
+    try:
+        i = len(out) - 1 - out[::-1].index("-o")
+    except ValueError:
+        raise StatsError("no -o in the link command") from None
+    if i + 1 >= len(out):
+        raise StatsError("-o without a file in the link command")
+    return out[:i] + list(extra) + ["-o", str(output)] + out[i + 2:]
+
+
+def parse_imports(stderr: str) -> list[tuple[str, str, str]]:
+    """(importing module, imported name, source module) per -print-imports
+    line, in output order."""
+    found = []
+    for line in stderr.splitlines():
+        m = IMPORT_LINE.match(line.strip())
+        if m:
+            found.append((m["into"], m["name"], m["src"]))
+    return found
+
+
+def parse_time_trace(trace: dict) -> dict[str, float]:
+    """Seconds of the thin link and of all ThinLTO backends from lld's
+    --time-trace output ("Total ..." summary events, durations in µs)."""
+    totals = {}
+    for event in trace.get("traceEvents", []):
+        name = event.get("name", "")
+        if name in ("Total ThinLink", "Total Thin backend"):
+            totals[name] = event.get("dur", 0) / 1e6
+    return {"thin_link_s": totals.get("Total ThinLink"),
+            "backends_s": totals.get("Total Thin backend")}
+
+
+def symbol_types(nm_output: str) -> dict[str, str]:
+    """Symbol name -> nm type letter (last definition wins)."""
+    types = {}
+    for line in nm_output.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            types[parts[2]] = parts[1]
+    return types
+
+
+def count_kinds(imports: Sequence[tuple[str, str, str]], types: dict[str, str]) -> dict[str, int]:
+    """Imported functions and variables (by the linked program's symbol
+    types; a name the program does not define counts as `other`)."""
+    kinds = {"functions": 0, "variables": 0, "other": 0}
+    for _, name, _ in imports:
+        letter = types.get(name, "")
+        if letter in ("T", "t", "W", "w"):
+            kinds["functions"] += 1
+        elif letter and letter.upper() in ("D", "B", "R", "V", "G", "S"):
+            kinds["variables"] += 1
+        else:
+            kinds["other"] += 1
+    return kinds
+
+
+def measure(config: str, work: Path, rounds: int, nm: str) -> dict:
+    cdir = work / "configs" / slug(config)
+    log = cdir / "logs" / "link.log"
+    if not log.is_file():
+        raise StatsError("[%s] no link log %s: run bench/run.py with this "
+                         "configuration first" % (config, log))
+    cmd = read_link_command(log.read_text(errors="replace"))
+    out_dir = work / "import-stats" / slug(config)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    trace_file = out_dir / "link.time-trace.json"
+    exe = out_dir / "program"
+    run_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % trace_file,
+                                         "-Wl,-mllvm,-print-imports"])
+    best: dict[str, Optional[float]] = {"thin_link_s": None, "backends_s": None,
+                                        "link_wall_s": None}
+    imports = None
+    for _ in range(rounds):
+        t0 = time.monotonic()
+        proc = subprocess.run(run_cmd, capture_output=True, text=True)
+        wall = time.monotonic() - t0
+        (out_dir / "link.log").write_text("$ " + shlex.join(run_cmd) + "\n" + proc.stderr)
+        if proc.returncode:
+            raise StatsError("[%s] link failed (exit %d); log: %s" % (
+                config, proc.returncode, out_dir / "link.log"))
+        found = parse_imports(proc.stderr)
+        if imports is not None and found != imports:
+            raise StatsError("[%s] imports differ between rounds" % config)
+        imports = found
+        times = parse_time_trace(json.loads(trace_file.read_text()))
+        times["link_wall_s"] = wall
+        for key, value in times.items():
+            if value is not None and (best[key] is None or value < best[key]):
+                best[key] = value
+    nm_out = subprocess.run([nm, str(exe)], capture_output=True, text=True).stdout
+    kinds = count_kinds(imports or [], symbol_types(nm_out))
+    return {"config": config, "imports": len(imports or []), **kinds,
+            **{k: (round(v, 3) if v is not None else None) for k, v in best.items()}}
+
+
+def markdown(rows: Sequence[dict]) -> str:
+    def fmt(v):
+        return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
+    head = ["config", "imports", "functions", "variables", "thin link s",
+            "backends s (sum)", "link wall s"]
+    keys = ["config", "imports", "functions", "variables", "thin_link_s",
+            "backends_s", "link_wall_s"]
+    lines = ["| " + " | ".join(head) + " |",
+             "|:---|" + "---:|" * (len(head) - 1)]
+    for r in rows:
+        lines.append("| " + " | ".join(fmt(r[k]) for k in keys) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--work-dir", default=str(DEFAULT_WORK_DIR),
+                    help="bench/run.py's work directory (default: %(default)s)")
+    ap.add_argument("--configs", required=True,
+                    help="comma-separated configurations (bench/run.py names)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="links per configuration; times are the minimum (default 3)")
+    ap.add_argument("--llvm-bin", default=DEFAULT_LLVM_BIN,
+                    help="directory of llvm-nm (default: %(default)s)")
+    ap.add_argument("--json", help="also write the rows to this JSON file")
+    args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
+    work = Path(args.work_dir)
+    rows = []
+    try:
+        for config in [c for c in args.configs.split(",") if c]:
+            print("import_stats: %s" % config, file=sys.stderr, flush=True)
+            rows.append(measure(config, work, args.rounds,
+                                str(Path(args.llvm_bin) / "llvm-nm")))
+    except StatsError as e:
+        print("import_stats: error: %s" % e, file=sys.stderr)
+        return 1
+    print(markdown(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
