@@ -15,11 +15,13 @@ with two additions that do not change the program:
   -Wl,-mllvm,-print-imports     one "<module>: Import <name> from <module>"
                                 line per definition a backend imported
 
-and the output redirected to <work-dir>/import-stats/<config>/.  The import
-counts are the same in every round (the thin link is deterministic); the
-times are the minimum over rounds (the machine is shared; the minimum is the
-least disturbed run).  Imported names are split into functions and variables
-by their symbol type in the linked program (llvm-nm).
+and the output redirected to <work-dir>/import-stats/<config>/.  The imports
+are counted in one more link with --thinlto-jobs=1 (parallel backends
+interleave their -print-imports lines); the thin link is deterministic, so
+they are the same in every link.  The times are the minimum over the rounds
+(the machine is shared; the minimum is the least disturbed run).  Imported
+names are split into functions and variables by their symbol type in the
+linked program (llvm-nm).
 
     python3 bench/import_stats.py --configs PGO+ThinLTO,PGO+ThinLTO+kiln-import-shaping
 
@@ -75,6 +77,13 @@ def redirect_output(cmd: Sequence[str], output: Path, extra: Sequence[str]) -> l
     return out[:i] + list(extra) + ["-o", str(output)] + out[i + 2:]
 
 
+def with_one_backend_thread(cmd: Sequence[str]) -> list[str]:
+    """cmd with its ThinLTO backend parallelism set to 1."""
+    out = [a for a in cmd if not a.startswith("-Wl,--thinlto-jobs=")]
+    i = out.index("-o") if "-o" in out else len(out)
+    return out[:i] + ["-Wl,--thinlto-jobs=1"] + out[i:]
+
+
 def parse_imports(stderr: str) -> list[tuple[str, str, str]]:
     """(importing module, imported name, source module) per -print-imports
     line, in output order."""
@@ -123,6 +132,16 @@ def count_kinds(imports: Sequence[tuple[str, str, str]], types: dict[str, str]) 
     return kinds
 
 
+def run_link(config: str, cmd: Sequence[str], log: Path) -> str:
+    """Runs a link, writes its command and stderr to log, returns stderr."""
+    proc = subprocess.run(list(cmd), capture_output=True, text=True)
+    log.write_text("$ " + shlex.join(cmd) + "\n" + proc.stderr)
+    if proc.returncode:
+        raise StatsError("[%s] link failed (exit %d); log: %s" % (
+            config, proc.returncode, log))
+    return proc.stderr
+
+
 def measure(config: str, work: Path, rounds: int, nm: str) -> dict:
     cdir = work / "configs" / slug(config)
     log = cdir / "logs" / "link.log"
@@ -134,45 +153,41 @@ def measure(config: str, work: Path, rounds: int, nm: str) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     trace_file = out_dir / "link.time-trace.json"
     exe = out_dir / "program"
-    run_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % trace_file,
-                                         "-Wl,-mllvm,-print-imports"])
+    count_cmd = with_one_backend_thread(
+        redirect_output(cmd, exe, ["-Wl,-mllvm,-print-imports"]))
+    imports = parse_imports(run_link(config, count_cmd, out_dir / "count-link.log"))
+    time_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % trace_file])
     best: dict[str, Optional[float]] = {"thin_link_s": None, "backends_s": None,
                                         "link_wall_s": None}
-    imports = None
     for _ in range(rounds):
         t0 = time.monotonic()
-        proc = subprocess.run(run_cmd, capture_output=True, text=True)
+        run_link(config, time_cmd, out_dir / "link.log")
         wall = time.monotonic() - t0
-        (out_dir / "link.log").write_text("$ " + shlex.join(run_cmd) + "\n" + proc.stderr)
-        if proc.returncode:
-            raise StatsError("[%s] link failed (exit %d); log: %s" % (
-                config, proc.returncode, out_dir / "link.log"))
-        found = parse_imports(proc.stderr)
-        if imports is not None and found != imports:
-            raise StatsError("[%s] imports differ between rounds" % config)
-        imports = found
         times = parse_time_trace(json.loads(trace_file.read_text()))
         times["link_wall_s"] = wall
         for key, value in times.items():
             if value is not None and (best[key] is None or value < best[key]):
                 best[key] = value
     nm_out = subprocess.run([nm, str(exe)], capture_output=True, text=True).stdout
-    kinds = count_kinds(imports or [], symbol_types(nm_out))
-    return {"config": config, "imports": len(imports or []), **kinds,
-            **{k: (round(v, 3) if v is not None else None) for k, v in best.items()}}
+    kinds = count_kinds(imports, symbol_types(nm_out))
+    return {"config": config, "imports": len(imports), **kinds,
+            **{k: (round(v, 4) if v is not None else None) for k, v in best.items()}}
 
 
 def markdown(rows: Sequence[dict]) -> str:
     def fmt(v):
         return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
-    head = ["config", "imports", "functions", "variables", "thin link s",
+    head = ["config", "imports", "functions", "variables", "other", "thin link ms",
             "backends s (sum)", "link wall s"]
-    keys = ["config", "imports", "functions", "variables", "thin_link_s",
-            "backends_s", "link_wall_s"]
     lines = ["| " + " | ".join(head) + " |",
              "|:---|" + "---:|" * (len(head) - 1)]
     for r in rows:
-        lines.append("| " + " | ".join(fmt(r[k]) for k in keys) + " |")
+        thin_ms = None if r["thin_link_s"] is None else r["thin_link_s"] * 1000
+        cells = [r["config"], r["imports"], r["functions"], r["variables"], r["other"],
+                 "-" if thin_ms is None else "%.0f" % thin_ms,
+                 fmt(r["backends_s"]), fmt(r["link_wall_s"])]
+        lines.append("| " + " | ".join(fmt(c) if not isinstance(c, str) else c
+                                       for c in cells) + " |")
     return "\n".join(lines)
 
 

@@ -447,6 +447,17 @@ CONFIGS += [
         stock=False,
     ),
     Config(
+        name="PGO+ThinLTO+kiln-import-shaping(cutoff=900000)+limit=5",
+        description="PGO + -flto=thin with -kiln-import-shaping marking only call "
+                    "sites at the profile summary's 90% cutoff count "
+                    "(-kiln-import-critical-cutoff=900000), -import-instr-limit=5, "
+                    "lld call-graph sort disabled",
+        cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-import-critical-cutoff=900000"),
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
+        training="irpgo",
+        stock=False,
+    ),
+    Config(
         name="PGO+ThinLTO+kiln-import-shaping+kiln-inline",
         description="PGO + -flto=thin with -kiln-import-shaping and -kiln-inline "
                     "(pre-link and backends, via kiln-lld), lld call-graph sort disabled",

@@ -46,6 +46,12 @@ class ImportStatsTest(unittest.TestCase):
         with self.assertRaises(import_stats.StatsError):
             import_stats.redirect_output(["clang++", "a.o"], Path("new"), [])
 
+    def test_with_one_backend_thread(self):
+        self.assertEqual(
+            import_stats.with_one_backend_thread(
+                ["clang++", "-Wl,--thinlto-jobs=2", "a.o", "-o", "x"]),
+            ["clang++", "a.o", "-Wl,--thinlto-jobs=1", "-o", "x"])
+
     def test_parse_imports_and_kinds(self):
         imports = import_stats.parse_imports(PRINT_IMPORTS)
         self.assertEqual(imports, [("a.c", "work", "b.c"), ("a.c", "Sink", "b.c"),
