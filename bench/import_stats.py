@@ -1,73 +1,237 @@
 #!/usr/bin/env python3
 # Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Import counts and thin-link/backend times of bench/run.py's import-planning
-configurations (those linked with -Wl,-mllvm,-print-imports -Wl,--time-trace).
+"""Thin-link time and import counts of ThinLTO configurations (issue 6).
 
-  python3 bench/import_stats.py [--work-dir DIR] [CONFIG ...]
+Reads the final link of each named configuration from a finished
+`bench/run.py` work directory (the command line at the top of
+configs/<config>/logs/link.log), and runs it again --rounds times, each time
+with two additions that do not change the program:
 
-For each configuration directory under <work-dir>/configs that has a link log:
-  imports        lines `<module>: Import <function> from <module>` that
-                 -print-imports wrote during the final link
-  thin link ms   from the start of lld's "Run ThinLTO" to the start of the
-                 first ThinLTO backend (the thin link: index, dead-symbol
-                 analysis, import and export lists), from the time trace
-  backends ms    sum of the "Thin backend" durations (all threads)
-  link s         the harness's wall-clock link time (results.json)
+  -Wl,--time-trace=<file>       lld's time trace; its "Total ThinLink" event is
+                                the thin link (summary analysis, import and
+                                export decisions), "Total Thin backend" the
+                                ThinLTO backends summed over their threads
+  -Wl,-mllvm,-print-imports     one "<module>: Import <name> from <module>"
+                                line per definition a backend imported
+
+and the output redirected to <work-dir>/import-stats/<config>/.  The imports
+are counted in one more link with --thinlto-jobs=1 (parallel backends
+interleave their -print-imports lines); the thin link is deterministic, so
+they are the same in every link.  The times are the minimum over the rounds
+(the machine is shared; the minimum is the least disturbed run); the link's
+user+sys CPU time (os.wait4 of the compiler driver, which waits for ld.lld)
+is the figure a loaded machine disturbs least, the time-trace durations are
+wall time.  Imported
+names are split into functions and variables by their symbol type in the
+linked program (llvm-nm).
+
+    python3 bench/import_stats.py --configs PGO+ThinLTO,PGO+ThinLTO+kiln-import-shaping
+
+Python 3.11, standard library only.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import shlex
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Optional, Sequence
 
-REPO_DIR = Path(__file__).resolve().parent.parent
-IMPORT_LINE = re.compile(rb"^\S.*: Import \S+ from ", re.M)
+BENCH_DIR = Path(__file__).resolve().parent
+DEFAULT_WORK_DIR = BENCH_DIR.parent / "build" / "bench"
+DEFAULT_LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+IMPORT_LINE = re.compile(r"^(?P<into>.+): Import (?P<name>\S+) from (?P<src>.+)$")
+
+
+class StatsError(Exception):
+    """A configuration's link cannot be found or rerun."""
 
 
 def slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+    """The directory name bench/run.py uses for a configuration."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def trace_times(path: Path) -> tuple[float, float]:
-    events = [e for e in json.loads(path.read_text())["traceEvents"] if e.get("ph") == "X"]
-    run = [e for e in events if e["name"] == "Run ThinLTO"]
-    backends = [e for e in events if e["name"] == "Thin backend"]
-    if not run or not backends:
-        raise ValueError("%s: no ThinLTO events" % path)
-    thin_link = min(e["ts"] for e in backends) - run[0]["ts"]
-    return thin_link / 1000.0, sum(e["dur"] for e in backends) / 1000.0
+def read_link_command(log_text: str) -> list[str]:
+    """The command line run.py wrote as the first line of a link log."""
+    first = log_text.split("\n", 1)[0]
+    if not first.startswith("$ "):
+        raise StatsError("no command line at the top of the link log")
+    return shlex.split(first[2:])
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "bench"))
-    ap.add_argument("configs", nargs="*")
+def redirect_output(cmd: Sequence[str], output: Path, extra: Sequence[str]) -> list[str]:
+    """cmd with its `-o FILE` replaced by `-o output` and extra flags added
+    before it."""
+    out = list(cmd)
+    try:
+        i = len(out) - 1 - out[::-1].index("-o")
+    except ValueError:
+        raise StatsError("no -o in the link command") from None
+    if i + 1 >= len(out):
+        raise StatsError("-o without a file in the link command")
+    return out[:i] + list(extra) + ["-o", str(output)] + out[i + 2:]
+
+
+def with_one_backend_thread(cmd: Sequence[str]) -> list[str]:
+    """cmd with its ThinLTO backend parallelism set to 1."""
+    out = [a for a in cmd if not a.startswith("-Wl,--thinlto-jobs=")]
+    i = out.index("-o") if "-o" in out else len(out)
+    return out[:i] + ["-Wl,--thinlto-jobs=1"] + out[i:]
+
+
+def parse_imports(stderr: str) -> list[tuple[str, str, str]]:
+    """(importing module, imported name, source module) per -print-imports
+    line, in output order."""
+    found = []
+    for line in stderr.splitlines():
+        m = IMPORT_LINE.match(line.strip())
+        if m:
+            found.append((m["into"], m["name"], m["src"]))
+    return found
+
+
+def parse_time_trace(trace: dict) -> dict[str, float]:
+    """Seconds of the thin link and of all ThinLTO backends from lld's
+    --time-trace output ("Total ..." summary events, durations in µs)."""
+    totals = {}
+    for event in trace.get("traceEvents", []):
+        name = event.get("name", "")
+        if name in ("Total ThinLink", "Total Thin backend"):
+            totals[name] = event.get("dur", 0) / 1e6
+    return {"thin_link_s": totals.get("Total ThinLink"),
+            "backends_s": totals.get("Total Thin backend")}
+
+
+def symbol_types(nm_output: str) -> dict[str, str]:
+    """Symbol name -> nm type letter (last definition wins)."""
+    types = {}
+    for line in nm_output.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            types[parts[2]] = parts[1]
+    return types
+
+
+def count_kinds(imports: Sequence[tuple[str, str, str]], types: dict[str, str]) -> dict[str, int]:
+    """Imported functions and variables (by the linked program's symbol
+    types; a name the program does not define counts as `other`)."""
+    kinds = {"functions": 0, "variables": 0, "other": 0}
+    for _, name, _ in imports:
+        letter = types.get(name, "")
+        if letter in ("T", "t", "W", "w"):
+            kinds["functions"] += 1
+        elif letter and letter.upper() in ("D", "B", "R", "V", "G", "S"):
+            kinds["variables"] += 1
+        else:
+            kinds["other"] += 1
+    return kinds
+
+
+def run_link(config: str, cmd: Sequence[str], log: Path) -> tuple[str, float]:
+    """Runs a link, writes its command and stderr to log; returns stderr and
+    the user+sys CPU seconds of the driver and the children it waited for
+    (ld.lld and its backend threads), which a loaded machine disturbs less
+    than wall time."""
+    with open(log, "wb") as f:
+        f.write(b"$ " + shlex.join(cmd).encode() + b"\n")
+        f.flush()
+        proc = subprocess.Popen(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stderr = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        f.write(stderr)
+    if proc.returncode:
+        raise StatsError("[%s] link failed (exit %d); log: %s" % (
+            config, proc.returncode, log))
+    return stderr.decode(errors="replace"), usage.ru_utime + usage.ru_stime
+
+
+def measure(config: str, work: Path, rounds: int, nm: str) -> dict:
+    cdir = work / "configs" / slug(config)
+    log = cdir / "logs" / "link.log"
+    if not log.is_file():
+        raise StatsError("[%s] no link log %s: run bench/run.py with this "
+                         "configuration first" % (config, log))
+    cmd = read_link_command(log.read_text(errors="replace"))
+    out_dir = work / "import-stats" / slug(config)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    trace_file = out_dir / "link.time-trace.json"
+    exe = out_dir / "program"
+    count_cmd = with_one_backend_thread(
+        redirect_output(cmd, exe, ["-Wl,-mllvm,-print-imports"]))
+    imports = parse_imports(run_link(config, count_cmd, out_dir / "count-link.log")[0])
+    time_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % trace_file])
+    best: dict[str, Optional[float]] = {"thin_link_s": None, "backends_s": None,
+                                        "link_cpu_s": None, "link_wall_s": None}
+    for _ in range(rounds):
+        t0 = time.monotonic()
+        _, cpu = run_link(config, time_cmd, out_dir / "link.log")
+        wall = time.monotonic() - t0
+        times = parse_time_trace(json.loads(trace_file.read_text()))
+        times["link_cpu_s"] = cpu
+        times["link_wall_s"] = wall
+        for key, value in times.items():
+            if value is not None and (best[key] is None or value < best[key]):
+                best[key] = value
+    nm_out = subprocess.run([nm, str(exe)], capture_output=True, text=True).stdout
+    kinds = count_kinds(imports, symbol_types(nm_out))
+    return {"config": config, "imports": len(imports), **kinds,
+            **{k: (round(v, 4) if v is not None else None) for k, v in best.items()}}
+
+
+def markdown(rows: Sequence[dict]) -> str:
+    def fmt(v):
+        return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
+    head = ["config", "imports", "functions", "variables", "other", "thin link ms",
+            "backends s (sum)", "link CPU s", "link wall s"]
+    lines = ["| " + " | ".join(head) + " |",
+             "|:---|" + "---:|" * (len(head) - 1)]
+    for r in rows:
+        thin_ms = None if r["thin_link_s"] is None else r["thin_link_s"] * 1000
+        cells = [r["config"], r["imports"], r["functions"], r["variables"], r["other"],
+                 "-" if thin_ms is None else "%.0f" % thin_ms,
+                 fmt(r["backends_s"]), fmt(r["link_cpu_s"]), fmt(r["link_wall_s"])]
+        lines.append("| " + " | ".join(fmt(c) if not isinstance(c, str) else c
+                                       for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--work-dir", default=str(DEFAULT_WORK_DIR),
+                    help="bench/run.py's work directory (default: %(default)s)")
+    ap.add_argument("--configs", required=True,
+                    help="comma-separated configurations (bench/run.py names)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="links per configuration; times are the minimum (default 3)")
+    ap.add_argument("--llvm-bin", default=DEFAULT_LLVM_BIN,
+                    help="directory of llvm-nm (default: %(default)s)")
+    ap.add_argument("--json", help="also write the rows to this JSON file")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     work = Path(args.work_dir)
-    results = {}
-    rj = work / "results.json"
-    if rj.is_file():
-        for r in json.loads(rj.read_text()).get("configs", []):
-            results[r["name"]] = r
-    # Rows in the run's order; by default every configuration with a trace.
-    names = args.configs or list(results)
-    print("| config | imports | thin link ms | backends ms | link s |")
-    print("|:---|---:|---:|---:|---:|")
-    for name in names:
-        d = work / "configs" / slug(name)
-        log = d / "logs" / "link.log"
-        trace = next(iter(sorted(d.glob("*.time-trace"))), None)
-        if not log.is_file() or trace is None:
-            continue
-        imports = len(IMPORT_LINE.findall(log.read_bytes()))
-        thin, back = trace_times(trace)
-        link = results.get(name, {}).get("times", {}).get("link_s")
-        print("| %s | %d | %.0f | %.0f | %s |" % (name, imports, thin, back,
-                                                  "%.1f" % link if link else "-"))
+    rows = []
+    try:
+        for config in [c for c in args.configs.split(",") if c]:
+            print("import_stats: %s" % config, file=sys.stderr, flush=True)
+            rows.append(measure(config, work, args.rounds,
+                                str(Path(args.llvm_bin) / "llvm-nm")))
+    except StatsError as e:
+        print("import_stats: error: %s" % e, file=sys.stderr)
+        return 1
+    print(markdown(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
     return 0
 
 

@@ -604,6 +604,86 @@ CONFIGS += [
     for budget in (KILN_IMPORTS_BUDGET,) + KILN_IMPORTS_SWEEP
 ]
 
+# Import shaping (issue 6): kiln-import-shaping at the end of the ThinLTO
+# pre-link compile marks the hot cross-module calls the backend can inline as
+# critical summary edges (docs/Passes/ImportShaping.rst); the thin link's
+# importer gives them -import-critical-multiplier (100) times
+# -import-instr-limit instead of the hot multiplier (10). Stock rows with the
+# lower limits Chromium (5) and ChromeOS (30) use, and Kiln with each. All
+# link like PGO+ThinLTO (lld's call-graph sort off), so every figure,
+# I1 misses included, compares with that row. Thin-link time and import
+# counts: bench/import_stats.py over the same run's work directory. (The
+# import-planning rows above keep lld's default order and print their
+# imports: two baselines, kept apart on purpose.)
+IMPORT_SHAPING_CFLAGS = THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm",
+                                          "-kiln-import-shaping")
+UNSORTED_THINLTO_LDFLAGS = THINLTO_LDFLAGS + ("-Wl,--call-graph-profile-sort=none",)
+CONFIGS += [
+    Config(
+        name="PGO+ThinLTO+import-limit=5",
+        description="PGO + -flto=thin, -import-instr-limit=5 (Chromium's), "
+                    "lld call-graph sort disabled",
+        cflags=THINLTO_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+ThinLTO+import-limit=30",
+        description="PGO + -flto=thin, -import-instr-limit=30 (ChromeOS's), "
+                    "lld call-graph sort disabled",
+        cflags=THINLTO_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=30",),
+        training="irpgo",
+    ),
+    Config(
+        name="PGO+ThinLTO+kiln-import-shaping",
+        description="PGO + -flto=thin with -kiln-import-shaping in the pre-link "
+                    "compile (default import limit), lld call-graph sort disabled",
+        cflags=IMPORT_SHAPING_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS,
+        training="irpgo",
+        stock=False,
+    ),
+    Config(
+        name="PGO+ThinLTO+kiln-import-shaping+limit=5",
+        description="PGO + -flto=thin with -kiln-import-shaping, "
+                    "-import-instr-limit=5, lld call-graph sort disabled",
+        cflags=IMPORT_SHAPING_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
+        training="irpgo",
+        stock=False,
+    ),
+    Config(
+        name="PGO+ThinLTO+kiln-import-shaping+limit=30",
+        description="PGO + -flto=thin with -kiln-import-shaping, "
+                    "-import-instr-limit=30, lld call-graph sort disabled",
+        cflags=IMPORT_SHAPING_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=30",),
+        training="irpgo",
+        stock=False,
+    ),
+    Config(
+        name="PGO+ThinLTO+kiln-import-shaping(cutoff=900000)+limit=5",
+        description="PGO + -flto=thin with -kiln-import-shaping marking only call "
+                    "sites at the profile summary's 90% cutoff count "
+                    "(-kiln-import-critical-cutoff=900000), -import-instr-limit=5, "
+                    "lld call-graph sort disabled",
+        cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-import-critical-cutoff=900000"),
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
+        training="irpgo",
+        stock=False,
+    ),
+    Config(
+        name="PGO+ThinLTO+kiln-import-shaping+kiln-inline",
+        description="PGO + -flto=thin with -kiln-import-shaping and -kiln-inline "
+                    "(pre-link and backends, via kiln-lld), lld call-graph sort disabled",
+        cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-inline"),
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
+        training="irpgo",
+        stock=False,
+    ),
+]
+
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
 
 # `--configs demo` (the README's demo): the layout and splitting comparison

@@ -26,6 +26,14 @@
 /// internalization. It is not added at -O0 (no optimization was asked for).
 /// See docs/Passes/StringTables.rst.
 ///
+/// `kiln-import-shaping` (-kiln-import-shaping) runs at OptimizerLast of the
+/// ThinLTO pre-link compile only: buildThinLTOPreLinkDefaultPipeline invokes
+/// that extension point after its simplification pipeline and before
+/// canonicalize-aliases and name-anon-globals; the summary is built after the
+/// whole pipeline (ThinLTOBitcodeWriterPass), so it records what the pass
+/// left in the profile metadata. Nowhere else is a summary written for the
+/// thin link. See docs/Passes/ImportShaping.rst.
+///
 //===----------------------------------------------------------------------===//
 
 #include "PipelineExtensions.h"
@@ -34,6 +42,7 @@
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/ImportShaping.h"
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
 
@@ -79,6 +88,13 @@ static cl::opt<bool> LowerStringTables(
              "character blob and integer offsets (no relocation per entry) "
              "at the end of each optimization pipeline"));
 
+static cl::opt<bool> ShapeImports(
+    "kiln-import-shaping", cl::init(false),
+    cl::desc("at the end of the ThinLTO pre-link compile, mark the hot "
+             "cross-module calls the backend can inline as critical edges of "
+             "the module summary, and supply entry counts the module proves, "
+             "from the profile (-fprofile-use)"));
+
 static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
   switch (Phase) {
   case ThinOrFullLTOPhase::None:
@@ -98,6 +114,10 @@ static const char *getPhaseName(ThinOrFullLTOPhase Phase) {
 /// Adds the passes Kiln runs once a module's optimization is complete.
 static void addEndOfPipelinePasses(ModulePassManager &MPM,
                                    ThinOrFullLTOPhase Phase) {
+  // First, so the profile printer and remarks show the counts it supplied;
+  // only in ThinLTO pre-link, the one phase whose summary the thin link reads.
+  if (ShapeImports && Phase == ThinOrFullLTOPhase::ThinLTOPreLink)
+    MPM.addPass(kiln::ImportShapingPass());
   if (EmitProfileRemarks)
     MPM.addPass(kiln::ProfileRemarksPass());
   if (PrintFunctionProfile)
