@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -124,7 +125,8 @@ struct SubGraph {
 /// Builds and orders the groups.
 class CompositeBuilder {
 public:
-  CompositeBuilder(const CallGraph &G, const CompositeLayoutConfig &Config);
+  CompositeBuilder(const CallGraph &G, const CompositeLayoutConfig &Config,
+                   PhaseTimes *Times);
   CompositeLayout run();
 
 private:
@@ -144,6 +146,7 @@ private:
 
   const CallGraph &G;
   CompositeLayoutConfig Config;
+  PhaseTimes *Times;
   KindProfile Startup;
   KindProfile Steady;
   /// NodeId -> index in the current subgraph, InvalidNode elsewhere.
@@ -154,8 +157,9 @@ private:
 } // namespace
 
 CompositeBuilder::CompositeBuilder(const CallGraph &G,
-                                   const CompositeLayoutConfig &Config)
-    : G(G), Config(Config) {
+                                   const CompositeLayoutConfig &Config,
+                                   PhaseTimes *Times)
+    : G(G), Config(Config), Times(Times) {
   assert(isPowerOf2_64(Config.PageSize) && "page size must be a power of two");
   if (Config.FitModelsToPageSize) {
     this->Config.C3.MaxClusterSize = Config.PageSize;
@@ -283,7 +287,13 @@ std::vector<NodeId> CompositeBuilder::orderNodes(ArrayRef<NodeId> Members,
                                                  OrderAlgorithm Alg) {
   if (Members.empty())
     return {};
-  return orderSubGraph(makeSubGraph(Members, P), Alg);
+  SubGraph S;
+  {
+    PhaseTimes::Scope Phase(Times, "subgraph");
+    S = makeSubGraph(Members, P);
+  }
+  PhaseTimes::Scope Phase(Times, getOrderMethodName(getOrderMethod(Alg)));
+  return orderSubGraph(S, Alg);
 }
 
 std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,
@@ -418,8 +428,11 @@ void CompositeBuilder::place(ArrayRef<NodeId> Nodes, LayoutGroup Group) {
 }
 
 CompositeLayout CompositeBuilder::run() {
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Times, "collect profiles");
   Startup = collectProfile(ScenarioKind::Startup);
   Steady = collectProfile(ScenarioKind::SteadyState);
+  Phase.emplace(Times, "classify");
 
   // The threshold is a whole-program property: every steady-state node
   // counts, including those placed with startup code.
@@ -450,15 +463,19 @@ CompositeLayout CompositeBuilder::run() {
   }
 
   auto &Groups = Result.Groups;
+  Phase.emplace(Times, "startup group");
   std::vector<NodeId> Order =
       orderStartup(StartupNodes, Groups[unsigned(LayoutGroup::Startup)]);
   place(Order, LayoutGroup::Startup);
+  Phase.emplace(Times, "hot group");
   Order = orderGroup(HotNodes, Steady, Config.HotAlgorithm,
                      Groups[unsigned(LayoutGroup::Hot)]);
   place(Order, LayoutGroup::Hot);
+  Phase.emplace(Times, "warm group");
   Order = orderGroup(WarmNodes, Steady, Config.WarmAlgorithm,
                      Groups[unsigned(LayoutGroup::Warm)]);
   place(Order, LayoutGroup::Warm);
+  Phase.reset();
   if (Config.PlaceColdNodes && !ColdNodes.empty()) {
     Groups[unsigned(LayoutGroup::Cold)].Segments.push_back(
         {OrderMethod::ById, ColdNodes.size()});
@@ -483,6 +500,7 @@ CompositeLayout CompositeBuilder::run() {
 
 CompositeLayout
 kiln::layout::computeCompositeLayout(const CallGraph &G,
-                                     const CompositeLayoutConfig &Config) {
-  return CompositeBuilder(G, Config).run();
+                                     const CompositeLayoutConfig &Config,
+                                     PhaseTimes *Times) {
+  return CompositeBuilder(G, Config, Times).run();
 }

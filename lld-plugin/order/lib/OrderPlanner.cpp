@@ -236,6 +236,8 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
     return computeTracePartitioningOrder(makeTraceRefs(Traces),
                                          Opts.Composite.Partitioning);
   }
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Opts.Times, "subgraph");
 
   BitVector Executed(G.getNumNodes());
   for (ScenarioId S = 0; S < G.getNumScenarios(); ++S)
@@ -255,6 +257,7 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
         Dense[E.Callee] != CallGraph::InvalidNode)
       Edges.push_back({Dense[E.Caller], Dense[E.Callee], E.Count});
 
+  Phase.emplace(Opts.Times, getOrderingAlgorithmName(Opts.Algorithm));
   std::vector<NodeId> Order;
   switch (Opts.Algorithm) {
   case OrderingAlgorithm::C3:
@@ -281,13 +284,23 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
                          ArrayRef<ScenarioSpec> Scenarios,
                          const PlanOptions &Options) {
   ProfiledGraph Result;
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Options.Times, "index symbols, add input functions");
   GraphBuilder Builder(Inputs, Result);
-  if (Options.UseObjectCallGraph && Inputs.NumInputsWithCallGraph)
+  Phase.reset();
+  if (Options.UseObjectCallGraph && Inputs.NumInputsWithCallGraph) {
+    PhaseTimes::Scope Phase(Options.Times, "add object call graphs");
     Builder.addObjectCallGraph();
-  for (const ScenarioSpec &Spec : Scenarios)
+  }
+  for (const ScenarioSpec &Spec : Scenarios) {
+    PhaseTimes::Scope Phase(Options.Times, "add profile " + Spec.Path);
     if (Error E = Builder.addProfile(Spec))
       return std::move(E);
-  Builder.addEdgeLists(Options.EdgeLists);
+  }
+  if (!Options.EdgeLists.empty()) {
+    PhaseTimes::Scope Phase(Options.Times, "add edge lists");
+    Builder.addEdgeLists(Options.EdgeLists);
+  }
   Result.FunctionOfNode.resize(Result.Graph.getNumNodes(), -1);
   return std::move(Result);
 }
@@ -295,17 +308,22 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
 Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
                                     ArrayRef<ScenarioSpec> Scenarios,
                                     const PlanOptions &Options) {
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Options.Times, "build graph");
   Expected<ProfiledGraph> Profiled =
       buildProfiledGraph(Inputs, Scenarios, Options);
   if (!Profiled)
     return Profiled.takeError();
   OrderPlan Plan;
   static_cast<ProfiledGraph &>(Plan) = std::move(*Profiled);
+  Phase.emplace(Options.Times,
+                "layout (" + getOrderingAlgorithmName(Options.Algorithm) + ")");
 
   std::vector<NodeId> Nodes;
   std::vector<LayoutGroup> Groups;
   if (Options.Algorithm == OrderingAlgorithm::Kiln) {
-    Plan.Layout = computeCompositeLayout(Plan.Graph, Options.Composite);
+    Plan.Layout =
+        computeCompositeLayout(Plan.Graph, Options.Composite, Options.Times);
     for (const PlacedNode &P : Plan.Layout.Order) {
       Nodes.push_back(P.Node);
       Groups.push_back(P.Group);
@@ -314,6 +332,7 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
     Nodes = orderWithSingleAlgorithm(Plan.Graph, Options);
     Groups.assign(Nodes.size(), LayoutGroup::Hot);
   }
+  Phase.emplace(Options.Times, "map nodes to functions");
   for (size_t I = 0; I < Nodes.size(); ++I) {
     int64_t Function = Plan.FunctionOfNode[Nodes[I]];
     if (Function < 0)
