@@ -17,6 +17,8 @@
 
 #include "kiln/Layout/CallChainClustering.h"
 
+#include "RadixSort.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -71,17 +73,16 @@ static void appendCluster(std::vector<Cluster> &Clusters, NodeId IntoIdx,
   From.Weight = 0;
 }
 
-// Sorts cluster leaders by decreasing density, then by increasing node id.
+// Sorts cluster leaders, given in increasing node id order, by decreasing
+// density, then by increasing node id: a stable radix sort (a million
+// clusters are sorted twice).
 static void sortByDensity(std::vector<NodeId> &Leaders,
                           const std::vector<Cluster> &Clusters) {
-  // Sorting (density, id) pairs keeps the comparisons in cache.
-  std::vector<std::pair<double, NodeId>> Keys;
-  Keys.reserve(Leaders.size());
-  for (NodeId L : Leaders)
-    Keys.emplace_back(-Clusters[L].density(), L);
-  llvm::sort(Keys);
-  for (size_t I = 0; I < Keys.size(); ++I)
-    Leaders[I] = Keys[I].second;
+  assert(llvm::is_sorted(Leaders) && "leaders must come in id order");
+  radixSortByKey(Leaders, [&](NodeId L) {
+    // Densities are non-negative: their inverted keys order them downwards.
+    return ~getOrderKey(Clusters[L].density());
+  });
 }
 
 std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,

@@ -20,6 +20,8 @@
 
 #include "kiln/Layout/CacheDirectedSort.h"
 
+#include "RadixSort.h"
+
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -90,7 +92,7 @@ uint64_t kiln::layout::computeHotThreshold(ArrayRef<uint64_t> Heat,
   }
   if (Sorted.empty())
     return 0;
-  llvm::sort(Sorted, std::greater<uint64_t>());
+  radixSortByKey(Sorted, [](uint64_t H) { return ~H; }); // Hottest first.
   APInt Desired = (Total * APInt(128, Cutoff)).udiv(APInt(128, Scale));
   APInt Sum(128, 0);
   for (uint64_t H : Sorted) {
@@ -197,23 +199,35 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
   return P;
 }
 
-SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
-                                        const KindProfile &P) {
-  SubGraph S;
-  S.Members.assign(Members.begin(), Members.end());
-  assert(llvm::is_sorted(S.Members) && "members must be sorted");
-  for (NodeId I = 0; I < S.Members.size(); ++I) {
-    NodeId N = S.Members[I];
-    LocalIndex[N] = I;
-    S.Sizes.push_back(G.getNode(N).Size);
-    S.Counts.push_back(P.Heat[N]);
-  }
+static uint64_t toCount(double C) {
+  return C >= 0x1p64 ? UINT64_MAX : uint64_t(C);
+}
 
-  // Calls inside the group. With one scenario, pairs are already unique;
-  // otherwise sum the weighted counts per pair in double, like
-  // CallGraph::getWeightedEdges, after sorting.
+// Appends to Out the calls of scenario Id between nodes of the subgraph
+// (LocalIndex not InvalidNode), renumbered. Its pairs are unique already.
+static void addScenarioEdges(const CallGraph &G, ScenarioId Id,
+                             ArrayRef<NodeId> LocalIndex,
+                             std::vector<Edge> &Out) {
+  const Scenario &Sc = G.getScenario(Id);
+  auto IsInside = [&](const Edge &E) {
+    return LocalIndex[E.Caller] != CallGraph::InvalidNode &&
+           LocalIndex[E.Callee] != CallGraph::InvalidNode && E.Count != 0;
+  };
+  // Counting first sizes Out once: the group may hold millions of calls.
+  Out.reserve(Out.size() + llvm::count_if(Sc.Edges, IsInside));
+  for (const Edge &E : Sc.Edges)
+    if (IsInside(E))
+      if (uint64_t C = toCount(Sc.Weight * double(E.Count)))
+        Out.push_back(Edge{LocalIndex[E.Caller], LocalIndex[E.Callee], C});
+}
+
+// As addScenarioEdges for several scenarios: sum the weighted counts per
+// pair in double, like CallGraph::getWeightedEdges, after sorting.
+static void addMergedEdges(const CallGraph &G, ArrayRef<ScenarioId> Ids,
+                           ArrayRef<NodeId> LocalIndex,
+                           std::vector<Edge> &Out) {
   std::vector<std::tuple<NodeId, NodeId, double>> Weighted;
-  for (ScenarioId Id : P.Scenarios) {
+  for (ScenarioId Id : Ids) {
     const Scenario &Sc = G.getScenario(Id);
     for (const Edge &E : Sc.Edges) {
       NodeId From = LocalIndex[E.Caller], To = LocalIndex[E.Callee];
@@ -223,27 +237,41 @@ SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
       Weighted.emplace_back(From, To, Sc.Weight * double(E.Count));
     }
   }
-  if (P.Scenarios.size() > 1)
-    llvm::sort(Weighted, [](const auto &L, const auto &R) {
-      return std::tie(std::get<0>(L), std::get<1>(L)) <
-             std::tie(std::get<0>(R), std::get<1>(R));
-    });
-  auto ToCount = [](double C) {
-    return C >= 0x1p64 ? UINT64_MAX : uint64_t(C);
-  };
+  llvm::sort(Weighted, [](const auto &L, const auto &R) {
+    return std::tie(std::get<0>(L), std::get<1>(L)) <
+           std::tie(std::get<0>(R), std::get<1>(R));
+  });
   for (size_t I = 0; I < Weighted.size();) {
     auto [From, To, Sum] = Weighted[I];
     size_t J = I + 1;
-    if (P.Scenarios.size() > 1)
-      for (; J < Weighted.size() && std::get<0>(Weighted[J]) == From &&
-             std::get<1>(Weighted[J]) == To;
-           ++J)
-        Sum += std::get<2>(Weighted[J]);
-    if (uint64_t C = ToCount(Sum))
-      S.Edges.push_back(Edge{From, To, C});
+    for (; J < Weighted.size() && std::get<0>(Weighted[J]) == From &&
+           std::get<1>(Weighted[J]) == To;
+         ++J)
+      Sum += std::get<2>(Weighted[J]);
+    if (uint64_t C = toCount(Sum))
+      Out.push_back(Edge{From, To, C});
     I = J;
   }
+}
 
+SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
+                                        const KindProfile &P) {
+  SubGraph S;
+  S.Members.assign(Members.begin(), Members.end());
+  assert(llvm::is_sorted(S.Members) && "members must be sorted");
+  S.Sizes.reserve(Members.size());
+  S.Counts.reserve(Members.size());
+  for (NodeId I = 0; I < S.Members.size(); ++I) {
+    NodeId N = S.Members[I];
+    LocalIndex[N] = I;
+    S.Sizes.push_back(G.getNode(N).Size);
+    S.Counts.push_back(P.Heat[N]);
+  }
+  // Calls inside the group.
+  if (P.Scenarios.size() == 1)
+    addScenarioEdges(G, P.Scenarios.front(), LocalIndex, S.Edges);
+  else
+    addMergedEdges(G, P.Scenarios, LocalIndex, S.Edges);
   for (NodeId N : S.Members)
     LocalIndex[N] = CallGraph::InvalidNode;
   return S;
@@ -318,11 +346,16 @@ std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,
   };
   auto Mid = ByHeat.begin() + Config.MaxCDSortNodes;
   std::nth_element(ByHeat.begin(), Mid, ByHeat.end(), Hotter);
-  std::vector<NodeId> Head(ByHeat.begin(), Mid);
-  std::vector<NodeId> Tail(Mid, ByHeat.end());
+  // Split Members, which are sorted, rather than sorting both parts.
+  BitVector InHead(G.getNumNodes());
+  for (auto It = ByHeat.begin(); It != Mid; ++It)
+    InHead.set(*It);
   std::vector<NodeId>().swap(ByHeat);
-  llvm::sort(Head);
-  llvm::sort(Tail);
+  std::vector<NodeId> Head, Tail;
+  Head.reserve(Config.MaxCDSortNodes);
+  Tail.reserve(Members.size() - Config.MaxCDSortNodes);
+  for (NodeId N : Members)
+    (InHead.test(N) ? Head : Tail).push_back(N);
   Summary.Segments.push_back({OrderMethod::CDSort, Head.size()});
   Summary.Segments.push_back({OrderMethod::C3, Tail.size()});
   std::vector<NodeId> Order = orderNodes(Head, P, OrderAlgorithm::CDSort);

@@ -9,6 +9,8 @@
 #include "kiln/Order/OrderFile.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/CachedHashString.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
@@ -30,32 +32,44 @@ StringRef kiln::getOrderFileFormatName(OrderFileFormat Format) {
 }
 
 namespace {
-/// How many distinct functions a linker would match with each plain name:
+/// Which functions' names a linker would match to more than one function:
 /// every static counts, all definitions of a global count once (C++ inline
-/// functions are defined in many objects but are one function).
+/// functions are defined in many objects but are one function). Computed
+/// once for all functions, with one hash-table insertion each and the
+/// table's keys pointing into the inputs' names.
 class NameUses {
 public:
-  explicit NameUses(const LinkerInputs &Inputs)
-      : Uses(Inputs.Functions.size()) {
+  explicit NameUses(const LinkerInputs &Inputs) {
+    struct Entry {
+      unsigned Statics = 0;
+      bool HasGlobal = false;
+    };
+    std::vector<Entry> Entries;
+    std::vector<uint32_t> EntryOf;
+    EntryOf.reserve(Inputs.Functions.size());
+    DenseMap<CachedHashStringRef, uint32_t> EntryByName;
     for (const InputFunction &F : Inputs.Functions) {
-      Entry &E = Uses[F.Name];
+      auto [It, Inserted] = EntryByName.try_emplace(CachedHashStringRef(F.Name),
+                                                    uint32_t(Entries.size()));
+      if (Inserted)
+        Entries.emplace_back();
+      EntryOf.push_back(It->second);
+      Entry &E = Entries[It->second];
       if (F.IsLocal)
         ++E.Statics;
       else
         E.HasGlobal = true;
     }
+    Shared.resize(Inputs.Functions.size());
+    for (size_t I = 0; I < EntryOf.size(); ++I)
+      if (Entries[EntryOf[I]].Statics + Entries[EntryOf[I]].HasGlobal > 1)
+        Shared.set(I);
   }
-  bool isShared(const InputFunction &F) const {
-    auto It = Uses.find(F.Name);
-    return It != Uses.end() && It->second.Statics + It->second.HasGlobal > 1;
-  }
+  /// \returns whether the name of function \p Index is shared.
+  bool isShared(size_t Index) const { return Shared.test(Index); }
 
 private:
-  struct Entry {
-    unsigned Statics = 0;
-    bool HasGlobal = false;
-  };
-  StringMap<Entry> Uses;
+  BitVector Shared;
 };
 } // namespace
 
@@ -88,8 +102,9 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
       continue;
     Written.set(Index);
     const InputFunction &F = Inputs.Functions[Index];
-    std::string Line = F.Name;
-    bool Shared = Uses.isShared(F);
+    StringRef Line = F.Name;
+    std::string Qualified; // Holds Line when it is qualified.
+    bool Shared = Uses.isShared(Index);
 
     if (Opts.Format == OrderFileFormat::COFF && !F.HasOwnSection) {
       Report.Skipped.push_back(
@@ -106,7 +121,8 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
     }
     if (Opts.Format == OrderFileFormat::MachO && F.IsLocal && Shared) {
       if (std::optional<std::string> Qualifier = getMachOQualifier(F)) {
-        Line = *Qualifier + ":" + F.Name;
+        Qualified = *Qualifier + ":" + F.Name;
+        Line = Qualified;
         Shared = false;
       }
     }
@@ -152,9 +168,9 @@ OrderFileReport kiln::writeEdgeList(const LinkerInputs &Inputs,
   for (const NamedEdge &E : Sorted) {
     const InputFunction &Caller = Inputs.Functions[E.Caller];
     const InputFunction &Callee = Inputs.Functions[E.Callee];
-    if (Uses.isShared(Caller) || Uses.isShared(Callee)) {
+    if (Uses.isShared(E.Caller) || Uses.isShared(E.Callee)) {
       Report.Skipped.push_back(
-          {Uses.isShared(Caller) ? E.Caller : E.Callee,
+          {Uses.isShared(E.Caller) ? E.Caller : E.Callee,
            "an edge endpoint's name also names other functions; lld would "
            "bind the edge to the first of them"});
       continue;

@@ -122,9 +122,15 @@ class GraphBuilder {
 public:
   GraphBuilder(const LinkerInputs &Inputs, ProfiledGraph &Plan)
       : Inputs(Inputs), Plan(Plan), Resolver(Inputs) {
+    NodeOfFunction.reserve(Inputs.Functions.size());
+    Plan.FunctionOfNode.reserve(Inputs.Functions.size());
     for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
       const InputFunction &F = Inputs.Functions[I];
-      NodeId N = Plan.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object);
+      // A global's key is its name: no need to build it.
+      NodeId N = F.IsLocal
+                     ? Plan.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object)
+                     : Plan.Graph.getOrAddNode(F.Name, F.Size, F.Object);
+      NodeOfFunction.push_back(N);
       if (N == Plan.FunctionOfNode.size())
         Plan.FunctionOfNode.push_back(int64_t(I));
     }
@@ -189,6 +195,7 @@ public:
       for (StringRef Name : List->Names)
         Resolved.push_back(resolve(Name, nullptr));
       std::vector<Edge> Edges;
+      Edges.reserve(List->Edges.size());
       std::vector<uint64_t> CalleeCounts(List->Names.size(), 0);
       for (const Edge &E : List->Edges) {
         std::optional<NodeId> Caller = Resolved[E.Caller];
@@ -214,12 +221,15 @@ private:
         Coverage->Unbound.emplace_back(ProfileName.str(), R.Reason);
       return std::nullopt;
     }
-    return Plan.Graph.findNode(getNodeKey(Inputs.Functions[R.Function]));
+    return NodeOfFunction[R.Function];
   }
 
   const LinkerInputs &Inputs;
   ProfiledGraph &Plan;
   SymbolResolver Resolver;
+  /// Per input function, its node: what findNode(getNodeKey(F)) would
+  /// return, without building the key again.
+  std::vector<NodeId> NodeOfFunction;
 };
 } // namespace
 
@@ -251,11 +261,15 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
     Sizes.push_back(G.getNode(N).Size);
     Counts.push_back(G.getWeightedCount(N));
   }
-  std::vector<Edge> Edges;
-  for (const Edge &E : G.getWeightedEdges())
-    if (Dense[E.Caller] != CallGraph::InvalidNode &&
-        Dense[E.Callee] != CallGraph::InvalidNode)
-      Edges.push_back({Dense[E.Caller], Dense[E.Callee], E.Count});
+  std::vector<Edge> Edges = G.getWeightedEdges();
+  // Renumber in place: the executed nodes' edges, in the same order.
+  llvm::erase_if(Edges, [&](Edge &E) {
+    if (Dense[E.Caller] == CallGraph::InvalidNode ||
+        Dense[E.Callee] == CallGraph::InvalidNode)
+      return true;
+    E = {Dense[E.Caller], Dense[E.Callee], E.Count};
+    return false;
+  });
 
   Phase.emplace(Opts.Times, getOrderingAlgorithmName(Opts.Algorithm));
   std::vector<NodeId> Order;

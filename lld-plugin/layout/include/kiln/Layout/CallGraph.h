@@ -25,9 +25,11 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/CachedHashString.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 
 #include <cstdint>
 #include <string>
@@ -49,11 +51,11 @@ enum class ScenarioKind {
 /// \returns "startup" or "steady".
 llvm::StringRef getScenarioKindName(ScenarioKind Kind);
 
-/// A function.
+/// A function. Its strings belong to the CallGraph (valid while it lives).
 struct Node {
-  std::string Name;   ///< Key given by the adapter (profile or symbol name).
-  std::string Origin; ///< Object, file or section it came from; may be "".
-  uint64_t Size = 0;  ///< Code size in bytes; 0 when unknown.
+  llvm::StringRef Name;   ///< Key given by the adapter (profile or symbol).
+  llvm::StringRef Origin; ///< Object, file or section it came from; may be "".
+  uint64_t Size = 0;      ///< Code size in bytes; 0 when unknown.
 };
 
 /// A call edge with its count in one scenario.
@@ -142,8 +144,19 @@ public:
   llvm::BitVector getExecuted(ScenarioId S) const;
 
 private:
+  /// \returns a copy of \p S owned by the graph; origins, which many nodes
+  /// share, are stored once.
+  llvm::StringRef saveName(llvm::StringRef S);
+  llvm::StringRef saveOrigin(llvm::StringRef S);
+
   std::vector<Node> Nodes;
-  llvm::StringMap<NodeId> NodeByName;
+  /// Holds the bytes of node names and origins: one allocation per slab
+  /// rather than per string, and nodes stay small.
+  llvm::BumpPtrAllocator Strings;
+  /// Keys point into Strings.
+  llvm::DenseMap<llvm::CachedHashStringRef, NodeId> NodeByName;
+  /// The distinct origins, in Strings.
+  llvm::DenseSet<llvm::CachedHashStringRef> Origins;
   std::vector<Scenario> Scenarios;
   /// Per scenario: (caller, callee) -> index into Scenario::Edges. Built on
   /// the first addEdge after a bulk addEdges, which does not keep it.

@@ -26,9 +26,11 @@
 
 #include "kiln/Sources/LinkerInputs.h"
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/CachedHashString.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -69,14 +71,26 @@ struct Resolution {
 /// Resolves profile names against the functions of a set of linker inputs.
 class SymbolResolver {
 public:
+  /// Indexes the functions of \p Inputs, which must outlive the resolver
+  /// and keep their names (the index points into them).
   explicit SymbolResolver(const LinkerInputs &Inputs);
 
   Resolution resolve(llvm::StringRef ProfileName) const;
 
 private:
+  static constexpr uint32_t None = ~uint32_t(0);
+  /// The functions of one base name, in input order, as a list threaded
+  /// through NextSameBase: no allocation per name.
+  struct Chain {
+    uint32_t First = None;
+    uint32_t Last = None;
+  };
+
   const LinkerInputs &Inputs;
-  /// Base name -> indices into Inputs.Functions, in input order.
-  llvm::StringMap<std::vector<size_t>> ByBaseName;
+  /// Base name -> its functions.
+  llvm::DenseMap<llvm::CachedHashStringRef, Chain> ByBaseName;
+  /// Per function: the next function of its base name, or None.
+  std::vector<uint32_t> NextSameBase;
 };
 
 } // namespace kiln
