@@ -163,8 +163,9 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
   }();
   // The times come last, after the summary, also when the command failed
   // (how far it got is worth knowing).
-  Diag << "kiln order: phase times (seconds; the process's peak resident "
-          "memory at the end of each phase)\n";
+  Diag << "kiln order: phase times (seconds; thousands of page faults, "
+          "i.e. memory touched first; the peak resident memory at the end "
+          "of each phase)\n";
   Times.print(Diag);
   return E;
 }

@@ -150,24 +150,34 @@ private:
 };
 } // namespace
 
-void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
+// Map(Id) is the node of endpoint Id, or InvalidNode to leave its edges out.
+template <typename MapT>
+void CallGraph::addMappedEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
+                               MapT Map) {
   std::vector<Edge> &Edges = Scenarios[S].Edges;
   // Sorting the edges themselves (no index, no hashing) keeps this fast for
   // millions of edges; duplicate pairs are then adjacent and merge.
   std::vector<Edge> Old;
   Old.swap(Edges);
   CallerBuckets Buckets(Nodes.size());
-  for (ArrayRef<Edge> Part : {ArrayRef<Edge>(Old), NewEdges})
-    for (const Edge &E : Part) {
-      assert(E.Caller < Nodes.size() && E.Callee < Nodes.size() &&
-             "unknown node");
-      Buckets.count(E.Caller);
-    }
+  for (const Edge &E : Old)
+    Buckets.count(E.Caller);
+  for (const Edge &E : NewEdges) {
+    NodeId Caller = Map(E.Caller), Callee = Map(E.Callee);
+    if (Caller == InvalidNode || Callee == InvalidNode)
+      continue;
+    assert(Caller < Nodes.size() && Callee < Nodes.size() && "unknown node");
+    Buckets.count(Caller);
+  }
   Edges.resize(Buckets.startPlacing());
-  for (ArrayRef<Edge> Part : {ArrayRef<Edge>(Old), NewEdges})
-    for (const Edge &E : Part)
-      Edges[Buckets.place(E.Caller)] = E;
+  for (const Edge &E : Old)
+    Edges[Buckets.place(E.Caller)] = E;
   std::vector<Edge>().swap(Old);
+  for (const Edge &E : NewEdges) {
+    NodeId Caller = Map(E.Caller), Callee = Map(E.Callee);
+    if (Caller != InvalidNode && Callee != InvalidNode)
+      Edges[Buckets.place(Caller)] = Edge{Caller, Callee, E.Count};
+  }
   Buckets.sortRuns([&](size_t Begin, size_t End) {
     std::sort(Edges.begin() + Begin, Edges.begin() + End,
               [](const Edge &A, const Edge &B) { return A.Callee < B.Callee; });
@@ -183,6 +193,23 @@ void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
   }
   Edges.resize(Out);
   EdgeIndexValid[S] = false;
+}
+
+void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
+  addMappedEdges(S, NewEdges, [&](NodeId N) {
+    assert(N < Nodes.size() && "unknown node");
+    return N;
+  });
+}
+
+void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
+                         ArrayRef<NodeId> NodeOf) {
+  addMappedEdges(S, NewEdges, [&](NodeId I) { return NodeOf[I]; });
+}
+
+void CallGraph::reserveNodes(size_t N) {
+  Nodes.reserve(N);
+  NodeByName.reserve(N);
 }
 
 void CallGraph::addTrace(ScenarioId S, Trace T) {

@@ -110,7 +110,8 @@ struct KindProfile {
   /// Per node: executed in some scenario of the kind.
   BitVector Executed;
   /// Per node: max(weighted count, weighted incoming calls, weighted
-  /// outgoing calls), self-calls excluded.
+  /// outgoing calls), self-calls excluded. Empty if no scenario is of the
+  /// kind (then no node is executed in it, and none has a heat to read).
   std::vector<uint64_t> Heat;
   /// The scenarios of the kind.
   std::vector<ScenarioId> Scenarios;
@@ -175,12 +176,15 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
   const size_t N = G.getNumNodes();
   KindProfile P;
   P.Executed.resize(N);
+  for (ScenarioId S = 0; S < G.getNumScenarios(); ++S)
+    if (G.getScenario(S).Kind == Kind)
+      P.Scenarios.push_back(S);
+  if (P.Scenarios.empty())
+    return P; // Nothing executed: no heat to sum (or read).
+  P.Heat.resize(N);
   std::vector<double> Count(N, 0.0), In(N, 0.0), Out(N, 0.0);
-  for (ScenarioId S = 0; S < G.getNumScenarios(); ++S) {
+  for (ScenarioId S : P.Scenarios) {
     const Scenario &Sc = G.getScenario(S);
-    if (Sc.Kind != Kind)
-      continue;
-    P.Scenarios.push_back(S);
     P.Executed |= G.getExecuted(S);
     for (NodeId I = 0; I < Sc.Counts.size(); ++I)
       Count[I] += Sc.Weight * double(Sc.Counts[I]);
@@ -191,7 +195,6 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
       Out[E.Caller] += Sc.Weight * double(E.Count);
     }
   }
-  P.Heat.resize(N);
   for (size_t I = 0; I < N; ++I) {
     double H = std::max({Count[I], In[I], Out[I]});
     P.Heat[I] = H >= 0x1p64 ? UINT64_MAX : uint64_t(H);

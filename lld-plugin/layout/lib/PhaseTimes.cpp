@@ -18,20 +18,28 @@
 using namespace llvm;
 using namespace kiln::layout;
 
-// The process's peak resident set so far, in bytes; 0 where unknown.
-static uint64_t getPeakResident() {
+namespace {
+/// What getrusage says of the process's memory (zeros where unknown).
+struct MemoryUsage {
+  uint64_t PeakResident = 0; ///< Bytes.
+  uint64_t Faults = 0;       ///< Minor and major page faults so far.
+};
+} // namespace
+
+static MemoryUsage getMemoryUsage() {
+  MemoryUsage Result;
 #ifdef LLVM_ON_UNIX
   struct rusage Usage;
   if (getrusage(RUSAGE_SELF, &Usage) != 0)
-    return 0;
+    return Result;
 #ifdef __APPLE__
-  return uint64_t(Usage.ru_maxrss); // Bytes on Darwin.
+  Result.PeakResident = uint64_t(Usage.ru_maxrss); // Bytes on Darwin.
 #else
-  return uint64_t(Usage.ru_maxrss) * 1024; // KiB on Linux and the BSDs.
+  Result.PeakResident = uint64_t(Usage.ru_maxrss) * 1024; // KiB elsewhere.
 #endif
-#else
-  return 0;
+  Result.Faults = uint64_t(Usage.ru_minflt) + uint64_t(Usage.ru_majflt);
 #endif
+  return Result;
 }
 
 PhaseTimes::Scope::Scope(PhaseTimes *Times, const Twine &Name) : Times(Times) {
@@ -42,6 +50,7 @@ PhaseTimes::Scope::Scope(PhaseTimes *Times, const Twine &Name) : Times(Times) {
   P.Name = Name.str();
   P.Depth = Times->Depth++;
   Times->Phases.push_back(std::move(P));
+  StartFaults = getMemoryUsage().Faults;
   Start = TimeRecord::getCurrentTime(/*Start=*/true);
 }
 
@@ -53,15 +62,17 @@ PhaseTimes::Scope::~Scope() {
   P.Wall = End.getWallTime() - Start.getWallTime();
   P.User = End.getUserTime() - Start.getUserTime();
   P.System = End.getSystemTime() - Start.getSystemTime();
-  P.PeakResident = getPeakResident();
+  MemoryUsage Memory = getMemoryUsage();
+  P.Faults = Memory.Faults - StartFaults;
+  P.PeakResident = Memory.PeakResident;
   --Times->Depth;
 }
 
 void PhaseTimes::print(raw_ostream &OS) const {
   constexpr double MiB = 1024.0 * 1024.0;
-  OS << "    wall    user  system  peak MiB  phase\n";
+  OS << "    wall    user  system  faults/1000  peak MiB  phase\n";
   for (const Phase &P : Phases)
-    OS << format("%8.3f%8.3f%8.3f%10.0f  ", P.Wall, P.User, P.System,
-                 double(P.PeakResident) / MiB)
+    OS << format("%8.3f%8.3f%8.3f%13.1f%10.0f  ", P.Wall, P.User, P.System,
+                 double(P.Faults) / 1000, double(P.PeakResident) / MiB)
        << std::string(2 * P.Depth, ' ') << P.Name << '\n';
 }

@@ -47,7 +47,8 @@ public:
     std::vector<Entry> Entries;
     std::vector<uint32_t> EntryOf;
     EntryOf.reserve(Inputs.Functions.size());
-    DenseMap<CachedHashStringRef, uint32_t> EntryByName;
+    DenseMap<CachedHashStringRef, uint32_t> EntryByName(
+        unsigned(Inputs.Functions.size()));
     for (const InputFunction &F : Inputs.Functions) {
       auto [It, Inserted] = EntryByName.try_emplace(CachedHashStringRef(F.Name),
                                                     uint32_t(Entries.size()));

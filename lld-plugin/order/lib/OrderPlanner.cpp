@@ -122,6 +122,7 @@ class GraphBuilder {
 public:
   GraphBuilder(const LinkerInputs &Inputs, ProfiledGraph &Plan)
       : Inputs(Inputs), Plan(Plan), Resolver(Inputs) {
+    Plan.Graph.reserveNodes(Inputs.Functions.size());
     NodeOfFunction.reserve(Inputs.Functions.size());
     Plan.FunctionOfNode.reserve(Inputs.Functions.size());
     for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
@@ -190,25 +191,20 @@ public:
     for (const std::shared_ptr<const EdgeListData> &List : Lists) {
       // Edge lists name linker symbols, which are resolved like profile
       // names (exact globals, unique statics); each name once.
-      std::vector<std::optional<NodeId>> Resolved;
-      Resolved.reserve(List->Names.size());
+      std::vector<NodeId> NodeOf;
+      NodeOf.reserve(List->Names.size());
       for (StringRef Name : List->Names)
-        Resolved.push_back(resolve(Name, nullptr));
-      std::vector<Edge> Edges;
-      Edges.reserve(List->Edges.size());
+        NodeOf.push_back(
+            resolve(Name, nullptr).value_or(CallGraph::InvalidNode));
       std::vector<uint64_t> CalleeCounts(List->Names.size(), 0);
-      for (const Edge &E : List->Edges) {
-        std::optional<NodeId> Caller = Resolved[E.Caller];
-        std::optional<NodeId> Callee = Resolved[E.Callee];
-        if (!Caller || !Callee)
-          continue;
-        Edges.push_back({*Caller, *Callee, E.Count});
-        CalleeCounts[E.Callee] += E.Count;
-      }
-      Plan.Graph.addEdges(S, Edges);
+      for (const Edge &E : List->Edges)
+        if (NodeOf[E.Caller] != CallGraph::InvalidNode &&
+            NodeOf[E.Callee] != CallGraph::InvalidNode)
+          CalleeCounts[E.Callee] += E.Count;
+      Plan.Graph.addEdges(S, List->Edges, NodeOf);
       for (size_t I = 0; I < CalleeCounts.size(); ++I)
         if (CalleeCounts[I])
-          Plan.Graph.addCount(S, *Resolved[I], CalleeCounts[I]);
+          Plan.Graph.addCount(S, NodeOf[I], CalleeCounts[I]);
     }
   }
 

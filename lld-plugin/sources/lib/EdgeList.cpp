@@ -8,15 +8,15 @@
 
 #include "kiln/Sources/EdgeList.h"
 
-#include "llvm/ADT/CachedHashString.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/xxhash.h"
+#include "NameInterner.h"
 
 #include "kiln/Sources/LinkerInputs.h"
 
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 using namespace llvm;
@@ -78,26 +78,39 @@ static size_t countLines(StringRef Text) {
   return Lines;
 }
 
+namespace {
+/// A scanned line whose names are not interned yet.
+struct PendingEdge {
+  StringRef Caller, Callee;
+  uint64_t CallerHash = 0, CalleeHash = 0;
+  uint64_t Count = 0;
+};
+} // namespace
+
 /// Parses \p Buffer; the names point into it. A hand-written scanner over
-/// the buffer (one table lookup per byte, no per-line strings), with names
-/// interned through a hash table of views into the buffer that caches each
-/// name's hash, and holds a few words per distinct name rather than per
-/// line.
+/// the buffer (one table lookup per byte, no per-line strings). Names are
+/// interned a few lines after they are scanned, so that their hash-table
+/// slots and names are fetched from memory meanwhile: interning millions of
+/// names costs cache misses more than anything (see NameInterner).
 static Expected<ParsedEdgeList> parseEdgeList(MemoryBufferRef Buffer) {
-  ParsedEdgeList Result;
   StringRef Text = Buffer.getBuffer();
+  const size_t MaxEdges = countLines(Text);
+  ParsedEdgeList Result;
   // At most one edge per line: reserving that after one cheap pass spares
   // copying the edges as the vector grows (and twice their memory).
-  Result.Edges.reserve(countLines(Text));
-  DenseMap<CachedHashStringRef, uint32_t> Ids;
-  auto Intern = [&](StringRef Name) {
-    // xxh3 is the fastest of LLVM's string hashes on short names.
-    CachedHashStringRef Key(Name, uint32_t(xxh3_64bits(Name)));
-    auto [It, Inserted] = Ids.try_emplace(Key, Result.Names.size());
-    if (Inserted)
-      Result.Names.push_back(Name);
-    return It->second;
+  Result.Edges.reserve(MaxEdges);
+  // Call graphs have several calls per function: a first guess, it grows.
+  NameInterner Names(MaxEdges / 8);
+
+  constexpr size_t Lookahead = 8; // Lines in flight; a power of two.
+  std::array<PendingEdge, Lookahead> InFlight;
+  size_t NumScanned = 0;
+  auto Finish = [&](const PendingEdge &E) {
+    uint32_t Caller = Names.intern(E.Caller, E.CallerHash);
+    uint32_t Callee = Names.intern(E.Callee, E.CalleeHash);
+    Result.Edges.push_back({Caller, Callee, E.Count});
   };
+
   const char *P = Text.begin(), *End = Text.end();
   for (unsigned LineNo = 1; P < End; ++LineNo) {
     StringRef Fields[3];
@@ -126,16 +139,36 @@ static Expected<ParsedEdgeList> parseEdgeList(MemoryBufferRef Buffer) {
           inconvertibleErrorCode(),
           "%s:%u: expected 'caller callee count', found %u field(s)",
           Buffer.getBufferIdentifier().str().c_str(), LineNo, NumFields);
-    uint64_t Count;
-    if (!parseCount(Fields[2], Count))
+    PendingEdge E;
+    if (!parseCount(Fields[2], E.Count))
       return createStringError(inconvertibleErrorCode(),
                                "%s:%u: count '%s' is not an unsigned integer",
                                Buffer.getBufferIdentifier().str().c_str(),
                                LineNo, Fields[2].str().c_str());
-    uint32_t Caller = Intern(Fields[0]);
-    uint32_t Callee = Intern(Fields[1]);
-    Result.Edges.push_back({Caller, Callee, Count});
+    E.Caller = Fields[0];
+    E.Callee = Fields[1];
+    E.CallerHash = NameInterner::hash(E.Caller);
+    E.CalleeHash = NameInterner::hash(E.Callee);
+    Names.prefetchSlot(E.CallerHash);
+    Names.prefetchSlot(E.CalleeHash);
+    // Intern the oldest line in flight (in file order), take its place,
+    // and fetch the names of the line half way along.
+    PendingEdge &Slot = InFlight[NumScanned % Lookahead];
+    if (NumScanned >= Lookahead)
+      Finish(Slot);
+    Slot = E;
+    ++NumScanned;
+    if (NumScanned > Lookahead / 2) {
+      const PendingEdge &Half =
+          InFlight[(NumScanned - Lookahead / 2) % Lookahead];
+      Names.prefetchName(Half.CallerHash);
+      Names.prefetchName(Half.CalleeHash);
+    }
   }
+  for (size_t I = NumScanned > Lookahead ? NumScanned - Lookahead : 0;
+       I < NumScanned; ++I)
+    Finish(InFlight[I % Lookahead]);
+  Result.Names = std::move(Names.getNames());
   return Result;
 }
 
@@ -150,12 +183,9 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
   for (StringRef Name : Parsed->Names)
     NodeOf.push_back(G.getOrAddNode(Name));
   std::vector<uint64_t> CalleeCounts(Parsed->Names.size(), 0);
-  for (layout::Edge &E : Parsed->Edges) {
+  for (const layout::Edge &E : Parsed->Edges)
     CalleeCounts[E.Callee] += E.Count;
-    E.Caller = NodeOf[E.Caller];
-    E.Callee = NodeOf[E.Callee];
-  }
-  G.addEdges(S, Parsed->Edges);
+  G.addEdges(S, Parsed->Edges, NodeOf);
   // A callee's count is also its execution count.
   for (size_t I = 0; I < NodeOf.size(); ++I)
     if (CalleeCounts[I])

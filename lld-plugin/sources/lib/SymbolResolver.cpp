@@ -72,6 +72,7 @@ StringRef kiln::getBaseName(StringRef Symbol, ObjectFormat Format) {
 SymbolResolver::SymbolResolver(const LinkerInputs &Inputs) : Inputs(Inputs) {
   assert(Inputs.Functions.size() < None && "too many functions");
   NextSameBase.assign(Inputs.Functions.size(), None);
+  ByBaseName.reserve(Inputs.Functions.size());
   for (uint32_t I = 0; I < Inputs.Functions.size(); ++I) {
     StringRef Base = getBaseName(Inputs.Functions[I].Name, Inputs.Format);
     Chain &C = ByBaseName[CachedHashStringRef(Base)];

@@ -28,8 +28,12 @@ static SmallVector<std::string> printPhases(const PhaseTimes &Times) {
   SmallVector<StringRef> Lines;
   StringRef(Text).split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   SmallVector<std::string> Phases;
-  for (StringRef Line : ArrayRef(Lines).drop_front()) // The column heads.
-    Phases.push_back(Line.substr(Line.find("  ", 32) + 2).str());
+  if (Lines.empty())
+    return Phases;
+  // The name starts under the head of its column.
+  size_t Column = Lines.front().find("phase");
+  for (StringRef Line : ArrayRef(Lines).drop_front())
+    Phases.push_back(Line.substr(Column).str());
   return Phases;
 }
 
@@ -69,17 +73,17 @@ TEST(PhaseTimes, PrintsColumns) {
   SmallVector<StringRef> Lines;
   StringRef(Text).split(Lines, '\n', -1, false);
   ASSERT_EQ(Lines.size(), 2u);
-  EXPECT_EQ(Lines[0], "    wall    user  system  peak MiB  phase");
-  // Four numbers, then the name.
+  EXPECT_EQ(Lines[0], "    wall    user  system  faults/1000  peak MiB  phase");
+  // Five numbers, then the name.
   SmallVector<StringRef> Fields;
   Lines[1].split(Fields, ' ', -1, false);
-  ASSERT_EQ(Fields.size(), 5u);
+  ASSERT_EQ(Fields.size(), 6u);
   for (StringRef Number : ArrayRef(Fields).drop_back()) {
     double Value;
     EXPECT_FALSE(Number.getAsDouble(Value)) << Number.str();
     EXPECT_GE(Value, 0);
   }
-  EXPECT_EQ(Fields[4], "work");
+  EXPECT_EQ(Fields[5], "work");
 }
 
 } // namespace

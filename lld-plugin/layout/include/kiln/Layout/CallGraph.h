@@ -116,10 +116,19 @@ public:
   /// (one edge per pair; self-calls are kept: they matter to no layout but
   /// are part of the profile).
   void addEdge(ScenarioId S, NodeId Caller, NodeId Callee, uint64_t Count);
-  /// Adds many edges at once, with addEdge's meaning, in O(E log E) without
+  /// Adds many edges at once, with addEdge's meaning, in O(E + N) without
   /// per-edge hashing: the way to load millions of edges. The scenario's
   /// edges are left sorted by (caller, callee).
   void addEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges);
+  /// As addEdges, for edges whose endpoints are indices into \p NodeOf,
+  /// which maps them to nodes; an edge with an endpoint mapped to
+  /// InvalidNode is left out. Spares the caller a renumbered copy of
+  /// millions of edges.
+  void addEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges,
+                llvm::ArrayRef<NodeId> NodeOf);
+  /// Makes room for \p N nodes in all: when the number is known, this
+  /// spares growing the node table and the name index step by step.
+  void reserveNodes(size_t N);
   /// Appends a temporal trace to scenario \p S.
   void addTrace(ScenarioId S, Trace T);
 
@@ -148,6 +157,8 @@ private:
   /// share, are stored once.
   llvm::StringRef saveName(llvm::StringRef S);
   llvm::StringRef saveOrigin(llvm::StringRef S);
+  template <typename MapT>
+  void addMappedEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges, MapT Map);
 
   std::vector<Node> Nodes;
   /// Holds the bytes of node names and origins: one allocation per slab

@@ -8,7 +8,9 @@
 ///
 /// \file
 /// Where a run's seconds and memory go: wall, user and system time of named
-/// phases, with the process's peak resident memory when each phase ended
+/// phases, the page faults they took (memory touched for the first time,
+/// which the kernel must zero: on some machines the largest cost of big
+/// runs), and the process's peak resident memory when each phase ended
 /// (`kiln order --time-phases`). Phases nest; the report lists them in
 /// the order they started, inner phases indented.
 ///
@@ -47,10 +49,12 @@ public:
     PhaseTimes *Times;
     size_t Index = 0;
     llvm::TimeRecord Start;
+    uint64_t StartFaults = 0;
   };
 
-  /// Prints one line per phase: wall, user and system seconds, the peak
-  /// resident MiB of the process at its end, its name indented by depth.
+  /// Prints one line per phase: wall, user and system seconds, thousands of
+  /// page faults, the peak resident MiB of the process at its end, and its
+  /// name indented by depth.
   void print(llvm::raw_ostream &OS) const;
 
   size_t getNumPhases() const { return Phases.size(); }
@@ -62,6 +66,8 @@ private:
     double Wall = 0;
     double User = 0;
     double System = 0;
+    /// Page faults (minor and major) during the phase (0 if unknown).
+    uint64_t Faults = 0;
     /// Peak resident set of the process so far, bytes (0 if unknown).
     uint64_t PeakResident = 0;
   };
