@@ -51,27 +51,25 @@ StringRef CallGraph::saveOrigin(StringRef S) {
 
 NodeId CallGraph::getOrAddNode(StringRef Name, uint64_t Size,
                                StringRef Origin) {
-  CachedHashStringRef Key(Name);
-  auto It = NodeByName.find(Key);
-  if (It == NodeByName.end()) {
-    // The map's key must be the graph's copy, not the caller's bytes.
-    NodeId Id = NodeId(Nodes.size());
-    StringRef Saved = saveName(Name);
-    NodeByName.try_emplace(CachedHashStringRef(Saved, Key.hash()), Id);
-    Nodes.push_back(Node{Saved, saveOrigin(Origin), Size});
+  auto NameOf = [&](NodeId N) { return Nodes[N].Name; };
+  auto [Id, Inserted] = NodeByName.insert(Name, NameIndex::hash(Name),
+                                          NodeId(Nodes.size()), NameOf);
+  if (Inserted) {
+    Nodes.push_back(Node{saveName(Name), saveOrigin(Origin), Size});
     return Id;
   }
-  Node &Existing = Nodes[It->second];
+  Node &Existing = Nodes[Id];
   if (Existing.Size == 0)
     Existing.Size = Size;
   if (Existing.Origin.empty())
     Existing.Origin = saveOrigin(Origin);
-  return It->second;
+  return Id;
 }
 
 NodeId CallGraph::findNode(StringRef Name) const {
-  auto It = NodeByName.find(CachedHashStringRef(Name));
-  return It == NodeByName.end() ? InvalidNode : It->second;
+  uint32_t Id = NodeByName.find(Name, NameIndex::hash(Name),
+                                [&](NodeId N) { return Nodes[N].Name; });
+  return Id == NameIndex::NotFound ? InvalidNode : Id;
 }
 
 ScenarioId CallGraph::addScenario(StringRef Name, ScenarioKind Kind,
@@ -230,11 +228,31 @@ uint64_t CallGraph::getWeightedCount(NodeId Node) const {
   return uint64_t(Sum);
 }
 
+// Whether S's edges are sorted by (caller, callee), each pair once.
+static bool hasSortedUniquePairs(const Scenario &S) {
+  for (size_t I = 1; I < S.Edges.size(); ++I)
+    if (std::tie(S.Edges[I - 1].Caller, S.Edges[I - 1].Callee) >=
+        std::tie(S.Edges[I].Caller, S.Edges[I].Callee))
+      return false;
+  return true;
+}
+
 std::vector<Edge> CallGraph::getWeightedEdges() const {
   // Scale, bucket by caller, sort each caller's edges by callee and merge:
   // no hashing and no global sort, so millions of edges stay cheap. Sums
   // are kept in double until the end, added in increasing order, so that
   // the result does not depend on the order of scenarios.
+  // One scenario whose pairs are sorted and unique (as addEdges leaves
+  // them) is its own merge: scale it, spare the copy.
+  if (Scenarios.size() == 1 && hasSortedUniquePairs(Scenarios.front())) {
+    const Scenario &S = Scenarios.front();
+    std::vector<Edge> Result;
+    Result.reserve(S.Edges.size());
+    for (const Edge &E : S.Edges)
+      Result.push_back(
+          Edge{E.Caller, E.Callee, uint64_t(S.Weight * double(E.Count))});
+    return Result;
+  }
   struct Weighted {
     NodeId Caller, Callee;
     double Count;

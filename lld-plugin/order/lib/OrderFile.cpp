@@ -8,9 +8,9 @@
 
 #include "kiln/Order/OrderFile.h"
 
+#include "kiln/Layout/NameIndex.h"
+
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/CachedHashString.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
@@ -35,35 +35,36 @@ namespace {
 /// Which functions' names a linker would match to more than one function:
 /// every static counts, all definitions of a global count once (C++ inline
 /// functions are defined in many objects but are one function). Computed
-/// once for all functions, with one hash-table insertion each and the
-/// table's keys pointing into the inputs' names.
+/// once for all functions, through an index of their names that stores no
+/// string.
 class NameUses {
 public:
   explicit NameUses(const LinkerInputs &Inputs) {
-    struct Entry {
-      unsigned Statics = 0;
-      bool HasGlobal = false;
+    const size_t N = Inputs.Functions.size();
+    // Per function, the first function of its name; per first function,
+    // the counts of its name.
+    std::vector<uint32_t> FirstOf(N);
+    std::vector<uint32_t> Statics(N, 0);
+    BitVector HasGlobal(N);
+    layout::NameIndex ByName;
+    ByName.reserve(N);
+    auto NameOf = [&](uint32_t I) {
+      return StringRef(Inputs.Functions[I].Name);
     };
-    std::vector<Entry> Entries;
-    std::vector<uint32_t> EntryOf;
-    EntryOf.reserve(Inputs.Functions.size());
-    DenseMap<CachedHashStringRef, uint32_t> EntryByName(
-        unsigned(Inputs.Functions.size()));
-    for (const InputFunction &F : Inputs.Functions) {
-      auto [It, Inserted] = EntryByName.try_emplace(CachedHashStringRef(F.Name),
-                                                    uint32_t(Entries.size()));
-      if (Inserted)
-        Entries.emplace_back();
-      EntryOf.push_back(It->second);
-      Entry &E = Entries[It->second];
+    for (uint32_t I = 0; I < N; ++I) {
+      const InputFunction &F = Inputs.Functions[I];
+      uint32_t First =
+          ByName.insert(F.Name, layout::NameIndex::hash(F.Name), I, NameOf)
+              .first;
+      FirstOf[I] = First;
       if (F.IsLocal)
-        ++E.Statics;
+        ++Statics[First];
       else
-        E.HasGlobal = true;
+        HasGlobal.set(First);
     }
-    Shared.resize(Inputs.Functions.size());
-    for (size_t I = 0; I < EntryOf.size(); ++I)
-      if (Entries[EntryOf[I]].Statics + Entries[EntryOf[I]].HasGlobal > 1)
+    Shared.resize(N);
+    for (uint32_t I = 0; I < N; ++I)
+      if (Statics[FirstOf[I]] + HasGlobal.test(FirstOf[I]) > 1)
         Shared.set(I);
   }
   /// \returns whether the name of function \p Index is shared.

@@ -71,17 +71,24 @@ StringRef kiln::getBaseName(StringRef Symbol, ObjectFormat Format) {
 
 SymbolResolver::SymbolResolver(const LinkerInputs &Inputs) : Inputs(Inputs) {
   assert(Inputs.Functions.size() < None && "too many functions");
-  NextSameBase.assign(Inputs.Functions.size(), None);
-  ByBaseName.reserve(Inputs.Functions.size());
-  for (uint32_t I = 0; I < Inputs.Functions.size(); ++I) {
-    StringRef Base = getBaseName(Inputs.Functions[I].Name, Inputs.Format);
-    Chain &C = ByBaseName[CachedHashStringRef(Base)];
-    if (C.First == None)
-      C.First = I;
-    else
-      NextSameBase[C.Last] = I;
-    C.Last = I;
+  const uint32_t NumFunctions = uint32_t(Inputs.Functions.size());
+  NextSameBase.assign(NumFunctions, None);
+  LastSameBase.assign(NumFunctions, None);
+  ByBaseName.reserve(NumFunctions);
+  auto NameOf = [&](uint32_t I) { return getBaseNameOf(I); };
+  for (uint32_t I = 0; I < NumFunctions; ++I) {
+    StringRef Base = getBaseNameOf(I);
+    auto [First, Inserted] =
+        ByBaseName.insert(Base, layout::NameIndex::hash(Base), I, NameOf);
+    if (!Inserted)
+      NextSameBase[LastSameBase[First]] = I;
+    LastSameBase[First] = I;
   }
+  std::vector<uint32_t>().swap(LastSameBase);
+}
+
+StringRef SymbolResolver::getBaseNameOf(uint32_t Index) const {
+  return getBaseName(Inputs.Functions[Index].Name, Inputs.Format);
 }
 
 static StringRef getStem(StringRef Path) {
@@ -109,15 +116,16 @@ static bool comesFrom(const InputFunction &F, StringRef SourceFile) {
 Resolution SymbolResolver::resolve(StringRef ProfileName) const {
   PGONameRef Name = splitPGOName(ProfileName);
   Resolution R;
-  auto It = ByBaseName.find(
-      CachedHashStringRef(getBaseName(Name.Function, ObjectFormat::ELF)));
-  if (It == ByBaseName.end()) {
+  StringRef Base = getBaseName(Name.Function, ObjectFormat::ELF);
+  const uint32_t First =
+      ByBaseName.find(Base, layout::NameIndex::hash(Base),
+                      [&](uint32_t I) { return getBaseNameOf(I); });
+  if (First == layout::NameIndex::NotFound) {
     R.Reason = ("no input defines a function named '" + Name.Function +
                 "' (inlined into all its callers, or discarded)")
                    .str();
     return R;
   }
-  const uint32_t First = It->second.First;
   auto BindTo = [&](size_t Index, std::string Reason) {
     R.Status = Resolution::Bound;
     R.Function = Index;

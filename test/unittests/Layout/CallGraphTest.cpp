@@ -107,6 +107,20 @@ TEST(CallGraph, WeightedEdgesMergeScenarios) {
   EXPECT_THAT(G.getWeightedEdges(),
               ElementsAre(IsEdge(0, 1, 5), IsEdge(1, 2, 6), IsEdge(2, 0, 1)));
   EXPECT_THAT(CallGraph().getWeightedEdges(), IsEmpty());
+
+  // One scenario, in the order addEdge left its pairs, then sorted by
+  // addEdges: the same weighted edges (2.5 * 3 = 7.5, 2.5 * 1 = 2.5).
+  CallGraph Single;
+  for (const char *Name : {"a", "b", "c"})
+    Single.getOrAddNode(Name);
+  ScenarioId S = Single.addScenario("s", ScenarioKind::SteadyState, 2.5);
+  Single.addEdge(S, 2, 1, 3);
+  Single.addEdge(S, 0, 2, 1);
+  EXPECT_THAT(Single.getWeightedEdges(),
+              ElementsAre(IsEdge(0, 2, 2), IsEdge(2, 1, 7)));
+  Single.addEdges(S, {});
+  EXPECT_THAT(Single.getWeightedEdges(),
+              ElementsAre(IsEdge(0, 2, 2), IsEdge(2, 1, 7)));
 }
 
 } // namespace

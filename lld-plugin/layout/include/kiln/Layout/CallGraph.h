@@ -23,6 +23,8 @@
 #ifndef KILN_LAYOUT_CALLGRAPH_H
 #define KILN_LAYOUT_CALLGRAPH_H
 
+#include "kiln/Layout/NameIndex.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/CachedHashString.h"
@@ -164,8 +166,8 @@ private:
   /// Holds the bytes of node names and origins: one allocation per slab
   /// rather than per string, and nodes stay small.
   llvm::BumpPtrAllocator Strings;
-  /// Keys point into Strings.
-  llvm::DenseMap<llvm::CachedHashStringRef, NodeId> NodeByName;
+  /// Node names -> nodes.
+  NameIndex NodeByName;
   /// The distinct origins, in Strings.
   llvm::DenseSet<llvm::CachedHashStringRef> Origins;
   std::vector<Scenario> Scenarios;

@@ -26,8 +26,8 @@
 
 #include "kiln/Sources/LinkerInputs.h"
 
-#include "llvm/ADT/CachedHashString.h"
-#include "llvm/ADT/DenseMap.h"
+#include "kiln/Layout/NameIndex.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -79,18 +79,19 @@ public:
 
 private:
   static constexpr uint32_t None = ~uint32_t(0);
-  /// The functions of one base name, in input order, as a list threaded
-  /// through NextSameBase: no allocation per name.
-  struct Chain {
-    uint32_t First = None;
-    uint32_t Last = None;
-  };
+
+  /// \returns the base name of function \p Index.
+  llvm::StringRef getBaseNameOf(uint32_t Index) const;
 
   const LinkerInputs &Inputs;
-  /// Base name -> its functions.
-  llvm::DenseMap<llvm::CachedHashStringRef, Chain> ByBaseName;
+  /// The functions of a base name are a list in input order, threaded
+  /// through NextSameBase: no allocation per name. The index files each
+  /// base name under its first function.
+  layout::NameIndex ByBaseName;
   /// Per function: the next function of its base name, or None.
   std::vector<uint32_t> NextSameBase;
+  /// Per first function of a base name: the last one (while indexing).
+  std::vector<uint32_t> LastSameBase;
 };
 
 } // namespace kiln
