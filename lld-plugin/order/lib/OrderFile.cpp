@@ -116,14 +116,15 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
     }
     if (Opts.Format == OrderFileFormat::ELF && !F.HasOwnSection) {
       Report.Skipped.push_back(
-          {Index, "shares section " + F.Section +
-                      " with other functions (compile with "
-                      "-ffunction-sections); lld would move them all"});
+          {Index, ("shares section " + F.Section +
+                   " with other functions (compile with "
+                   "-ffunction-sections); lld would move them all")
+                      .str()});
       continue;
     }
     if (Opts.Format == OrderFileFormat::MachO && F.IsLocal && Shared) {
       if (std::optional<std::string> Qualifier = getMachOQualifier(F)) {
-        Qualified = *Qualifier + ":" + F.Name;
+        Qualified = (*Qualifier + ":" + F.Name).str();
         Line = Qualified;
         Shared = false;
       }
@@ -131,14 +132,16 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
     if (Shared) {
       if (Opts.SkipSharedNames) {
         Report.Skipped.push_back(
-            {Index, "its name '" + F.Name +
-                        "' also names other functions, which the linker "
-                        "cannot tell apart"});
+            {Index, ("its name '" + F.Name +
+                     "' also names other functions, which the linker "
+                     "cannot tell apart")
+                        .str()});
         continue;
       }
       Report.Shared.push_back(
-          {Index, "its name '" + F.Name +
-                      "' also names other functions, which move with it"});
+          {Index, ("its name '" + F.Name +
+                   "' also names other functions, which move with it")
+                      .str()});
     }
     // Two same-named statics both written would repeat the line; only
     // shared names can.

@@ -80,7 +80,7 @@ void kiln::addEdgeListFunctions(
       if (Dedupe && !Seen.insert(Name).second)
         continue;
       InputFunction F;
-      F.Name = Name.str();
+      F.Name = Inputs.save(Name);
       F.Object = "<edge list>";
       F.HasOwnSection = true;
       Inputs.Functions.push_back(std::move(F));
