@@ -40,8 +40,6 @@ struct Cluster {
   uint64_t Size = 1;
   /// Sum of the members' weights.
   uint64_t Weight = 0;
-  /// The leader's own weight, before any merge.
-  uint64_t InitialWeight = 0;
   /// Caller of the heaviest call into the leader; InvalidNode if none.
   NodeId BestPred = CallGraph::InvalidNode;
   uint64_t BestPredWeight = 0;
@@ -117,9 +115,11 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
       C.BestPredWeight = E.Count;
     }
   }
+  // InWeight becomes each node's weight before any merge.
+  std::vector<uint64_t> &InitialWeight = InWeight;
   for (NodeId N = 0; N < NumNodes; ++N) {
-    Clusters[N].Weight = std::max(Counts[N], InWeight[N]);
-    Clusters[N].InitialWeight = Clusters[N].Weight;
+    InitialWeight[N] = std::max(Counts[N], InWeight[N]);
+    Clusters[N].Weight = InitialWeight[N];
   }
 
   std::vector<NodeId> Sorted(NumNodes);
@@ -133,7 +133,7 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
     Cluster &C = Clusters[L];
     if (C.BestPred == CallGraph::InvalidNode ||
         double(C.BestPredWeight) <=
-            Config.MinCallProbability * double(C.InitialWeight))
+            Config.MinCallProbability * double(InitialWeight[L]))
       continue;
     NodeId PredL = getLeader(Leaders, C.BestPred);
     if (PredL == L)

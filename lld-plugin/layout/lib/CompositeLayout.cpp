@@ -92,7 +92,7 @@ uint64_t kiln::layout::computeHotThreshold(ArrayRef<uint64_t> Heat,
   }
   if (Sorted.empty())
     return 0;
-  radixSortByKey(Sorted, [](uint64_t H) { return ~H; }); // Hottest first.
+  radixSortDescending(Sorted); // Hottest first.
   APInt Desired = (Total * APInt(128, Cutoff)).udiv(APInt(128, Scale));
   APInt Sum(128, 0);
   for (uint64_t H : Sorted) {

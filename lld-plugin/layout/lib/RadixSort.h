@@ -40,31 +40,54 @@ inline uint64_t getOrderKey(double NonNegative) {
 /// Sorts \p Items by increasing `KeyOf(Item)` (a uint64_t), stably.
 template <typename T, typename KeyFnT>
 void radixSortByKey(std::vector<T> &Items, KeyFnT KeyOf) {
-  struct Keyed {
-    uint64_t Key;
-    T Item;
-  };
-  std::vector<Keyed> From, To(Items.size());
-  From.reserve(Items.size());
+  const size_t N = Items.size();
+  std::vector<uint64_t> Keys, NextKeys(N);
+  std::vector<T> NextItems(N);
+  Keys.reserve(N);
   for (const T &Item : Items)
-    From.push_back({KeyOf(Item), Item});
+    Keys.push_back(KeyOf(Item));
   // One pass per byte, least significant first; a byte that is the same in
   // every key (the high bytes, often) needs no pass.
   for (unsigned Shift = 0; Shift < 64; Shift += 8) {
     std::array<size_t, 256> Start = {};
-    for (const Keyed &K : From)
-      ++Start[(K.Key >> Shift) & 0xff];
-    if (llvm::is_contained(Start, From.size()))
+    for (uint64_t Key : Keys)
+      ++Start[(Key >> Shift) & 0xff];
+    if (llvm::is_contained(Start, N))
       continue;
     size_t Sum = 0;
     for (size_t &S : Start)
       Sum += std::exchange(S, Sum);
-    for (const Keyed &K : From)
-      To[Start[(K.Key >> Shift) & 0xff]++] = K;
-    From.swap(To);
+    for (size_t I = 0; I < N; ++I) {
+      size_t To = Start[(Keys[I] >> Shift) & 0xff]++;
+      NextKeys[To] = Keys[I];
+      NextItems[To] = Items[I];
+    }
+    Keys.swap(NextKeys);
+    Items.swap(NextItems);
   }
-  for (size_t I = 0; I < Items.size(); ++I)
-    Items[I] = From[I].Item;
+}
+
+/// Sorts \p Values in decreasing order.
+inline void radixSortDescending(std::vector<uint64_t> &Values) {
+  // The values are their own keys, inverted: no separate key array.
+  for (uint64_t &V : Values)
+    V = ~V;
+  std::vector<uint64_t> Next(Values.size());
+  for (unsigned Shift = 0; Shift < 64; Shift += 8) {
+    std::array<size_t, 256> Start = {};
+    for (uint64_t V : Values)
+      ++Start[(V >> Shift) & 0xff];
+    if (llvm::is_contained(Start, Values.size()))
+      continue;
+    size_t Sum = 0;
+    for (size_t &S : Start)
+      Sum += std::exchange(S, Sum);
+    for (uint64_t V : Values)
+      Next[Start[(V >> Shift) & 0xff]++] = V;
+    Values.swap(Next);
+  }
+  for (uint64_t &V : Values)
+    V = ~V;
 }
 
 } // namespace kiln::layout
