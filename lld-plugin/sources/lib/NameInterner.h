@@ -44,7 +44,9 @@ public:
     while (Capacity < 2 * ExpectedNames)
       Capacity *= 2;
     Slots.resize(Capacity);
-    Names.reserve(ExpectedNames);
+    // Reserving claims address space, not memory, until names fill it: be
+    // generous, a vector that grows copies itself into fresh pages.
+    Names.reserve(2 * ExpectedNames);
   }
 
   /// \returns the hash intern() wants for \p Name.
