@@ -87,6 +87,18 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
                                                  ArrayRef<uint64_t> Counts,
                                                  ArrayRef<Edge> Edges,
                                                  const C3Config &Config) {
+  return computeC3OrderOfStream(
+      Sizes, Counts,
+      [&](function_ref<void(const Edge &)> Visit) {
+        for (const Edge &E : Edges)
+          Visit(E);
+      },
+      Config);
+}
+
+std::vector<NodeId> kiln::layout::computeC3OrderOfStream(
+    ArrayRef<uint64_t> Sizes, ArrayRef<uint64_t> Counts, EdgeStream ForEachEdge,
+    const C3Config &Config) {
   assert(Sizes.size() == Counts.size() && "one count per node expected");
   assert(Sizes.size() < CallGraph::InvalidNode && "too many nodes");
   assert(Config.MinCallProbability >= 0 && Config.MaxDensityDegradation > 0 &&
@@ -99,13 +111,13 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
     Clusters[N].Next = Clusters[N].Prev = N;
     Clusters[N].Size = std::max<uint64_t>(Sizes[N], 1);
   }
-  for (const Edge &E : Edges) {
+  ForEachEdge([&](const Edge &E) {
     assert(E.Caller < NumNodes && E.Callee < NumNodes && "unknown node");
     if (E.Count == 0)
-      continue;
+      return;
     InWeight[E.Callee] = SaturatingAdd(InWeight[E.Callee], E.Count);
     if (E.Caller == E.Callee)
-      continue;
+      return;
     // The most likely caller: the heaviest call, then the smallest caller id,
     // whatever the order of the edges.
     Cluster &C = Clusters[E.Callee];
@@ -114,7 +126,7 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
       C.BestPred = E.Caller;
       C.BestPredWeight = E.Count;
     }
-  }
+  });
   // InWeight becomes each node's weight before any merge.
   std::vector<uint64_t> &InitialWeight = InWeight;
   for (NodeId N = 0; N < NumNodes; ++N) {

@@ -237,22 +237,38 @@ static bool hasSortedUniquePairs(const Scenario &S) {
   return true;
 }
 
+// One scenario whose pairs are sorted and unique (as addEdges leaves them)
+// is its own merge: it only needs scaling.
+bool CallGraph::hasWeightedEdgesInPlace() const {
+  return Scenarios.size() == 1 && hasSortedUniquePairs(Scenarios.front());
+}
+
 std::vector<Edge> CallGraph::getWeightedEdges() const {
+  if (!hasWeightedEdgesInPlace())
+    return mergeWeightedEdges();
+  std::vector<Edge> Result;
+  Result.reserve(Scenarios.front().Edges.size());
+  forEachWeightedEdge([&](const Edge &E) { Result.push_back(E); });
+  return Result;
+}
+
+void CallGraph::forEachWeightedEdge(
+    function_ref<void(const Edge &)> Visit) const {
+  if (!hasWeightedEdgesInPlace()) {
+    for (const Edge &E : mergeWeightedEdges())
+      Visit(E);
+    return;
+  }
+  const Scenario &S = Scenarios.front();
+  for (const Edge &E : S.Edges)
+    Visit(Edge{E.Caller, E.Callee, uint64_t(S.Weight * double(E.Count))});
+}
+
+std::vector<Edge> CallGraph::mergeWeightedEdges() const {
   // Scale, bucket by caller, sort each caller's edges by callee and merge:
   // no hashing and no global sort, so millions of edges stay cheap. Sums
   // are kept in double until the end, added in increasing order, so that
   // the result does not depend on the order of scenarios.
-  // One scenario whose pairs are sorted and unique (as addEdges leaves
-  // them) is its own merge: scale it, spare the copy.
-  if (Scenarios.size() == 1 && hasSortedUniquePairs(Scenarios.front())) {
-    const Scenario &S = Scenarios.front();
-    std::vector<Edge> Result;
-    Result.reserve(S.Edges.size());
-    for (const Edge &E : S.Edges)
-      Result.push_back(
-          Edge{E.Caller, E.Callee, uint64_t(S.Weight * double(E.Count))});
-    return Result;
-  }
   struct Weighted {
     NodeId Caller, Callee;
     double Count;

@@ -123,6 +123,10 @@ struct SubGraph {
   std::vector<uint64_t> Sizes;
   std::vector<uint64_t> Counts;
   std::vector<Edge> Edges;
+  /// If not null, Edges is empty: the subgraph's edges are this scenario's
+  /// edges between members, renumbered as they are read (through the
+  /// builder's LocalIndex) rather than copied.
+  const Scenario *Streamed = nullptr;
 };
 
 /// Builds and orders the groups.
@@ -134,7 +138,9 @@ public:
 
 private:
   KindProfile collectProfile(ScenarioKind Kind) const;
-  SubGraph makeSubGraph(ArrayRef<NodeId> Members, const KindProfile &P);
+  SubGraph makeSubGraph(ArrayRef<NodeId> Members, const KindProfile &P,
+                        bool MayStream);
+  void releaseSubGraph(const SubGraph &S);
   std::vector<NodeId> orderSubGraph(const SubGraph &S,
                                     OrderAlgorithm Alg) const;
   std::vector<NodeId> orderNodes(ArrayRef<NodeId> Members, const KindProfile &P,
@@ -152,7 +158,8 @@ private:
   PhaseTimes *Times;
   KindProfile Startup;
   KindProfile Steady;
-  /// NodeId -> index in the current subgraph, InvalidNode elsewhere.
+  /// NodeId -> index in the current subgraph, InvalidNode elsewhere (from
+  /// makeSubGraph to releaseSubGraph).
   std::vector<NodeId> LocalIndex;
   CompositeLayout Result;
   uint64_t NextAddress = 0;
@@ -206,22 +213,29 @@ static uint64_t toCount(double C) {
   return C >= 0x1p64 ? UINT64_MAX : uint64_t(C);
 }
 
-// Appends to Out the calls of scenario Id between nodes of the subgraph
-// (LocalIndex not InvalidNode), renumbered. Its pairs are unique already.
-static void addScenarioEdges(const CallGraph &G, ScenarioId Id,
-                             ArrayRef<NodeId> LocalIndex,
+// Calls Visit on each call of Sc between nodes of the subgraph (LocalIndex
+// not InvalidNode), renumbered, weighted; its pairs are unique already.
+template <typename VisitT>
+static void forEachScenarioEdge(const Scenario &Sc, ArrayRef<NodeId> LocalIndex,
+                                VisitT Visit) {
+  for (const Edge &E : Sc.Edges) {
+    NodeId From = LocalIndex[E.Caller], To = LocalIndex[E.Callee];
+    if (From == CallGraph::InvalidNode || To == CallGraph::InvalidNode ||
+        E.Count == 0)
+      continue;
+    if (uint64_t C = toCount(Sc.Weight * double(E.Count)))
+      Visit(Edge{From, To, C});
+  }
+}
+
+// Appends the edges forEachScenarioEdge visits to Out.
+static void addScenarioEdges(const Scenario &Sc, ArrayRef<NodeId> LocalIndex,
                              std::vector<Edge> &Out) {
-  const Scenario &Sc = G.getScenario(Id);
-  auto IsInside = [&](const Edge &E) {
-    return LocalIndex[E.Caller] != CallGraph::InvalidNode &&
-           LocalIndex[E.Callee] != CallGraph::InvalidNode && E.Count != 0;
-  };
-  // Counting first sizes Out once: the group may hold millions of calls.
-  Out.reserve(Out.size() + llvm::count_if(Sc.Edges, IsInside));
-  for (const Edge &E : Sc.Edges)
-    if (IsInside(E))
-      if (uint64_t C = toCount(Sc.Weight * double(E.Count)))
-        Out.push_back(Edge{LocalIndex[E.Caller], LocalIndex[E.Callee], C});
+  // Counting first sizes Out once.
+  size_t Count = 0;
+  forEachScenarioEdge(Sc, LocalIndex, [&](const Edge &) { ++Count; });
+  Out.reserve(Out.size() + Count);
+  forEachScenarioEdge(Sc, LocalIndex, [&](const Edge &E) { Out.push_back(E); });
 }
 
 // As addScenarioEdges for several scenarios: sum the weighted counts per
@@ -257,8 +271,10 @@ static void addMergedEdges(const CallGraph &G, ArrayRef<ScenarioId> Ids,
   }
 }
 
+// With MayStream, the edges of a single scenario are not copied (see
+// SubGraph::Streamed). Until releaseSubGraph, LocalIndex numbers Members.
 SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
-                                        const KindProfile &P) {
+                                        const KindProfile &P, bool MayStream) {
   SubGraph S;
   S.Members.assign(Members.begin(), Members.end());
   assert(llvm::is_sorted(S.Members) && "members must be sorted");
@@ -271,13 +287,18 @@ SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
     S.Counts.push_back(P.Heat[N]);
   }
   // Calls inside the group.
-  if (P.Scenarios.size() == 1)
-    addScenarioEdges(G, P.Scenarios.front(), LocalIndex, S.Edges);
+  if (P.Scenarios.size() == 1 && MayStream)
+    S.Streamed = &G.getScenario(P.Scenarios.front());
+  else if (P.Scenarios.size() == 1)
+    addScenarioEdges(G.getScenario(P.Scenarios.front()), LocalIndex, S.Edges);
   else
     addMergedEdges(G, P.Scenarios, LocalIndex, S.Edges);
+  return S;
+}
+
+void CompositeBuilder::releaseSubGraph(const SubGraph &S) {
   for (NodeId N : S.Members)
     LocalIndex[N] = CallGraph::InvalidNode;
-  return S;
 }
 
 static OrderMethod getOrderMethod(OrderAlgorithm Alg) {
@@ -297,12 +318,23 @@ std::vector<NodeId> CompositeBuilder::orderSubGraph(const SubGraph &S,
   std::vector<NodeId> Local;
   switch (Alg) {
   case OrderAlgorithm::C3:
-    Local = computeC3Order(S.Sizes, S.Counts, S.Edges, Config.C3);
+    if (!S.Streamed) {
+      Local = computeC3Order(S.Sizes, S.Counts, S.Edges, Config.C3);
+      break;
+    }
+    Local = computeC3OrderOfStream(
+        S.Sizes, S.Counts,
+        [&](function_ref<void(const Edge &)> Visit) {
+          forEachScenarioEdge(*S.Streamed, LocalIndex, Visit);
+        },
+        Config.C3);
     break;
   case OrderAlgorithm::CDSort:
+    assert(!S.Streamed && "cdsort reads an array of edges");
     Local = computeCDSortOrder(S.Sizes, S.Counts, S.Edges, Config.CDSort);
     break;
   case OrderAlgorithm::PettisHansen:
+    assert(!S.Streamed && "Pettis-Hansen reads an array of edges");
     Local = computePettisHansenOrder(S.Sizes, S.Counts, S.Edges,
                                      Config.PettisHansen);
     break;
@@ -321,10 +353,13 @@ std::vector<NodeId> CompositeBuilder::orderNodes(ArrayRef<NodeId> Members,
   SubGraph S;
   {
     PhaseTimes::Scope Phase(Times, "subgraph");
-    S = makeSubGraph(Members, P);
+    // C3 reads each edge once: it can take them renumbered on the fly.
+    S = makeSubGraph(Members, P, /*MayStream=*/Alg == OrderAlgorithm::C3);
   }
   PhaseTimes::Scope Phase(Times, getOrderMethodName(getOrderMethod(Alg)));
-  return orderSubGraph(S, Alg);
+  std::vector<NodeId> Order = orderSubGraph(S, Alg);
+  releaseSubGraph(S);
+  return Order;
 }
 
 std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,

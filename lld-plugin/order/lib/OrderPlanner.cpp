@@ -257,21 +257,25 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
     Sizes.push_back(G.getNode(N).Size);
     Counts.push_back(G.getWeightedCount(N));
   }
-  std::vector<Edge> Edges = G.getWeightedEdges();
-  // Renumber in place: the executed nodes' edges, in the same order.
-  llvm::erase_if(Edges, [&](Edge &E) {
-    if (Dense[E.Caller] == CallGraph::InvalidNode ||
-        Dense[E.Callee] == CallGraph::InvalidNode)
-      return true;
-    E = {Dense[E.Caller], Dense[E.Callee], E.Count};
-    return false;
-  });
+  // The executed nodes' edges, renumbered. C3 reads them once, as they
+  // are renumbered; the others take an array.
+  auto ForEachEdge = [&](function_ref<void(const Edge &)> Visit) {
+    G.forEachWeightedEdge([&](const Edge &E) {
+      if (Dense[E.Caller] != CallGraph::InvalidNode &&
+          Dense[E.Callee] != CallGraph::InvalidNode)
+        Visit(Edge{Dense[E.Caller], Dense[E.Callee], E.Count});
+    });
+  };
+  std::vector<Edge> Edges;
+  if (Opts.Algorithm != OrderingAlgorithm::C3)
+    ForEachEdge([&](const Edge &E) { Edges.push_back(E); });
 
   Phase.emplace(Opts.Times, getOrderingAlgorithmName(Opts.Algorithm));
   std::vector<NodeId> Order;
   switch (Opts.Algorithm) {
   case OrderingAlgorithm::C3:
-    Order = computeC3Order(Sizes, Counts, Edges, Opts.Composite.C3);
+    Order =
+        computeC3OrderOfStream(Sizes, Counts, ForEachEdge, Opts.Composite.C3);
     break;
   case OrderingAlgorithm::CDSort:
     Order = computeCDSortOrder(Sizes, Counts, Edges, Opts.Composite.CDSort);

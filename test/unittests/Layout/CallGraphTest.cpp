@@ -106,6 +106,10 @@ TEST(CallGraph, WeightedEdgesMergeScenarios) {
   // round down.
   EXPECT_THAT(G.getWeightedEdges(),
               ElementsAre(IsEdge(0, 1, 5), IsEdge(1, 2, 6), IsEdge(2, 0, 1)));
+  std::vector<Edge> Visited;
+  G.forEachWeightedEdge([&](const Edge &E) { Visited.push_back(E); });
+  EXPECT_THAT(Visited,
+              ElementsAre(IsEdge(0, 1, 5), IsEdge(1, 2, 6), IsEdge(2, 0, 1)));
   EXPECT_THAT(CallGraph().getWeightedEdges(), IsEmpty());
 
   // One scenario, in the order addEdge left its pairs, then sorted by
@@ -121,6 +125,9 @@ TEST(CallGraph, WeightedEdgesMergeScenarios) {
   Single.addEdges(S, {});
   EXPECT_THAT(Single.getWeightedEdges(),
               ElementsAre(IsEdge(0, 2, 2), IsEdge(2, 1, 7)));
+  Visited.clear();
+  Single.forEachWeightedEdge([&](const Edge &E) { Visited.push_back(E); });
+  EXPECT_THAT(Visited, ElementsAre(IsEdge(0, 2, 2), IsEdge(2, 1, 7)));
 }
 
 } // namespace

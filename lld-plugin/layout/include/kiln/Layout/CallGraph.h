@@ -30,6 +30,7 @@
 #include "llvm/ADT/CachedHashString.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 
@@ -149,6 +150,10 @@ public:
   /// \returns the edges of all scenarios merged, counts scaled by the
   /// scenarios' weights, sorted by (caller, callee).
   std::vector<Edge> getWeightedEdges() const;
+  /// Calls \p Visit on each edge getWeightedEdges returns, in its order,
+  /// without building the list when a single scenario's edges are it
+  /// already (as addEdges leaves them).
+  void forEachWeightedEdge(llvm::function_ref<void(const Edge &)> Visit) const;
   /// \returns, per node, whether it was executed in scenario \p S: a
   /// non-zero count, an edge with a non-zero count touching it, or a trace
   /// entry. Linear in the scenario's size.
@@ -161,6 +166,9 @@ private:
   llvm::StringRef saveOrigin(llvm::StringRef S);
   template <typename MapT>
   void addMappedEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges, MapT Map);
+  /// Whether the only scenario's edges, scaled, are the weighted edges.
+  bool hasWeightedEdgesInPlace() const;
+  std::vector<Edge> mergeWeightedEdges() const;
 
   std::vector<Node> Nodes;
   /// Holds the bytes of node names and origins: one allocation per slab
