@@ -42,8 +42,11 @@ public:
 
   /// Makes room for \p N names without growing.
   void reserve(size_t N) {
-    while (2 * N > Slots.size())
-      grow();
+    size_t Capacity = Slots.empty() ? MinCapacity : Slots.size();
+    while (2 * N > Capacity)
+      Capacity *= 2;
+    if (Capacity > Slots.size())
+      rehash(Capacity);
   }
 
   /// \returns the id of the item named \p Name (whose hash is \p Hash), or
@@ -91,8 +94,14 @@ private:
     uint32_t Id = NotFound;
   };
 
-  void grow() {
-    std::vector<Slot> Old(Slots.empty() ? 16 : 2 * Slots.size());
+  static constexpr size_t MinCapacity = 16;
+
+  void grow() { rehash(Slots.empty() ? MinCapacity : 2 * Slots.size()); }
+
+  // Moves the names to a table of Capacity slots (a power of two), at once:
+  // growing step by step would touch every smaller table too.
+  void rehash(size_t Capacity) {
+    std::vector<Slot> Old(Capacity);
     Old.swap(Slots);
     const size_t Mask = Slots.size() - 1;
     for (const Slot &S : Old) {
