@@ -184,18 +184,22 @@ public:
     return Error::success();
   }
 
-  void addEdgeLists(ArrayRef<std::shared_ptr<const EdgeListData>> Lists) {
+  void addEdgeLists(ArrayRef<std::shared_ptr<const EdgeListData>> Lists,
+                    PhaseTimes *Times) {
     if (Lists.empty())
       return;
     ScenarioId S = Plan.Graph.addScenario("edges", ScenarioKind::SteadyState);
     for (const std::shared_ptr<const EdgeListData> &List : Lists) {
       // Edge lists name linker symbols, which are resolved like profile
       // names (exact globals, unique statics); each name once.
+      std::optional<PhaseTimes::Scope> Phase;
+      Phase.emplace(Times, "resolve names");
       std::vector<NodeId> NodeOf;
       NodeOf.reserve(List->Names.size());
       for (StringRef Name : List->Names)
         NodeOf.push_back(
             resolve(Name, nullptr).value_or(CallGraph::InvalidNode));
+      Phase.emplace(Times, "merge edges");
       std::vector<uint64_t> CalleeCounts(List->Names.size(), 0);
       for (const Edge &E : List->Edges)
         if (NodeOf[E.Caller] != CallGraph::InvalidNode &&
@@ -313,7 +317,7 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
   }
   if (!Options.EdgeLists.empty()) {
     PhaseTimes::Scope Phase(Options.Times, "add edge lists");
-    Builder.addEdgeLists(Options.EdgeLists);
+    Builder.addEdgeLists(Options.EdgeLists, Options.Times);
   }
   Result.FunctionOfNode.resize(Result.Graph.getNumNodes(), -1);
   return std::move(Result);
