@@ -5,7 +5,8 @@
 
 Writes a synthetic call graph (default 1,000,000 functions, 5,000,000 call
 edges; callees Zipf-distributed, counts heavy-tailed, all deterministic for
-the seed) as an lld edge list, then measures wall time and peak memory of:
+the seed) as an lld edge list, then measures wall time, CPU time (user +
+system) and peak memory of:
 
   kiln order --edges=<list> --algorithm=kiln|c3   (edge list alone: the
                                                    functions are its names)
@@ -13,7 +14,13 @@ the seed) as an lld edge list, then measures wall time and peak memory of:
          on objects that define every function in its own section, minus the
          same link without the ordering (lld's sorting cost), with --lld.
 
+--runs N measures each kiln run N times (the machine may be shared: CPU time
+varies less than wall time); --phases also prints kiln's --time-phases table
+of each run; --reuse-graph keeps an edge list written earlier with the same
+parameters (writing it takes about a minute).
+
 Usage: layout_scale.py [--functions N] [--edges N] [--seed S] [--lld]
+                       [--runs N] [--phases] [--reuse-graph]
                        [--work-dir DIR] [--kiln-bin DIR]
 """
 
@@ -31,11 +38,13 @@ from pathlib import Path
 REPO_DIR = Path(__file__).resolve().parent.parent
 LLVM_BIN = Path("/usr/lib/llvm-22/bin")
 
-# Run a command and print its peak RSS (KiB) as the last stdout line: the
-# parent's RUSAGE_CHILDREN would mix in every earlier child.
+# Run a command and print its peak RSS (KiB) and CPU seconds as the last
+# stdout line: the parent's RUSAGE_CHILDREN would mix in every earlier child.
+# The command's stderr is passed through (kiln's --time-phases table).
 MEASURE = ("import resource, subprocess, sys\n"
            "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
-           "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+           "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+           "print(u.ru_maxrss, u.ru_utime + u.ru_stime)\n"
            "sys.exit(r.returncode)\n")
 
 
@@ -60,8 +69,8 @@ def write_graph(path: Path, functions: int, edges: int, seed: int) -> None:
             f.write("f%d f%d %d\n" % (caller, perm[callee], count))
 
 
-def measure(cmd: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (MiB) of cmd."""
+def measure(cmd: list[str]) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds, peak RSS (MiB) and stderr of cmd."""
     t0 = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", MEASURE] + cmd,
                           capture_output=True, text=True)
@@ -69,7 +78,17 @@ def measure(cmd: list[str]) -> tuple[float, int]:
     if proc.returncode != 0:
         raise SystemExit("layout-scale: failed (%d): %s\n%s" % (
             proc.returncode, " ".join(cmd), proc.stderr[-2000:]))
-    return elapsed, int(proc.stdout.split()[-1]) // 1024
+    maxrss, cpu = proc.stdout.split()[-2:]
+    return elapsed, float(cpu), int(maxrss) // 1024, proc.stderr
+
+
+def graph_is_current(graph: Path, params: dict) -> bool:
+    """Whether graph was written with params (recorded next to it)."""
+    stamp = graph.with_suffix(".json")
+    try:
+        return graph.exists() and json.loads(stamp.read_text()) == params
+    except (OSError, ValueError):
+        return False
 
 
 def write_objects(work: Path, functions: int, per_object: int, jobs: int) -> list[Path]:
@@ -97,6 +116,12 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--lld", action="store_true",
                     help="also measure lld's --call-graph-ordering-file sort")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="measure each kiln run this many times")
+    ap.add_argument("--phases", action="store_true",
+                    help="print kiln order --time-phases of each run")
+    ap.add_argument("--reuse-graph", action="store_true",
+                    help="keep an edge list written with the same parameters")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "layout-scale"))
     ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
@@ -105,37 +130,49 @@ def main() -> int:
     work = Path(args.work_dir)
     work.mkdir(parents=True, exist_ok=True)
     graph = work / "edges.txt"
-    log("writing %d functions / %d edges to %s" % (args.functions, args.edges, graph))
-    write_graph(graph, args.functions, args.edges, args.seed)
+    params = {"functions": args.functions, "edges": args.edges, "seed": args.seed}
+    if args.reuse_graph and graph_is_current(graph, params):
+        log("reusing %s" % graph)
+    else:
+        log("writing %d functions / %d edges to %s" % (args.functions, args.edges, graph))
+        write_graph(graph, args.functions, args.edges, args.seed)
+        graph.with_suffix(".json").write_text(json.dumps(params) + "\n")
 
     kiln = str(Path(args.kiln_bin) / "kiln")
-    results = {"functions": args.functions, "edges": args.edges, "seed": args.seed,
-               "runs": []}
+    results = dict(params, runs=[])
     for algorithm in ("kiln", "c3"):
-        log("kiln order --algorithm=%s" % algorithm)
-        secs, mib = measure([kiln, "order", "--edges=%s" % graph,
-                             "--algorithm=%s" % algorithm,
-                             "-o", str(work / ("kiln-%s.order" % algorithm))])
-        results["runs"].append({"tool": "kiln order --algorithm=" + algorithm,
-                                "seconds": round(secs, 2), "peak_mib": mib})
+        for run in range(args.runs):
+            log("kiln order --algorithm=%s (run %d)" % (algorithm, run + 1))
+            cmd = [kiln, "order", "--edges=%s" % graph, "--algorithm=%s" % algorithm,
+                   "-o", str(work / ("kiln-%s.order" % algorithm))]
+            if args.phases:
+                cmd.append("--time-phases")
+            secs, cpu, mib, err = measure(cmd)
+            if args.phases:
+                sys.stderr.write(err[err.find("kiln order: phase times"):])
+            results["runs"].append({"tool": "kiln order --algorithm=" + algorithm,
+                                    "seconds": round(secs, 2),
+                                    "cpu_seconds": round(cpu, 2), "peak_mib": mib})
 
     if args.lld:
         log("assembling objects for lld")
         objects = write_objects(work, args.functions, 20000, args.jobs)
         base = [str(LLVM_BIN / "ld.lld"), "-e", "f0", "-o", str(work / "a.out")] + \
                [str(o) for o in objects]
-        secs0, mib0 = measure(base + ["--call-graph-profile-sort=none"])
-        secs1, mib1 = measure(base + ["--call-graph-ordering-file=%s" % graph,
-                                      "--call-graph-profile-sort=hfsort"])
+        secs0, cpu0, mib0, _ = measure(base + ["--call-graph-profile-sort=none"])
+        secs1, cpu1, mib1, _ = measure(base + ["--call-graph-ordering-file=%s" % graph,
+                                               "--call-graph-profile-sort=hfsort"])
         results["runs"].append({"tool": "ld.lld link, no ordering", "seconds": round(secs0, 2),
-                                "peak_mib": mib0})
+                                "cpu_seconds": round(cpu0, 2), "peak_mib": mib0})
         results["runs"].append({"tool": "ld.lld link, --call-graph-ordering-file + hfsort",
-                                "seconds": round(secs1, 2), "peak_mib": mib1,
+                                "seconds": round(secs1, 2), "cpu_seconds": round(cpu1, 2),
+                                "peak_mib": mib1,
                                 "sort_seconds_estimate": round(secs1 - secs0, 2)})
 
-    print("%-52s %9s %9s" % ("run", "seconds", "peak MiB"))
+    print("%-52s %9s %9s %9s" % ("run", "seconds", "CPU s", "peak MiB"))
     for r in results["runs"]:
-        print("%-52s %9.2f %9d" % (r["tool"], r["seconds"], r["peak_mib"]))
+        print("%-52s %9.2f %9.2f %9d" % (r["tool"], r["seconds"], r["cpu_seconds"],
+                                        r["peak_mib"]))
     (work / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     return 0
 

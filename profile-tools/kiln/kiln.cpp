@@ -280,6 +280,10 @@ static cl::opt<std::string>
     OrderReport("report", cl::sub(OrderCmd), cl::value_desc("file.json"),
                 cl::desc("write the full coverage report as JSON"),
                 cl::cat(KilnCategory));
+static cl::opt<bool> OrderTimePhases(
+    "time-phases", cl::sub(OrderCmd),
+    cl::desc("print the time and memory of each phase to stderr"),
+    cl::cat(KilnCategory));
 
 static Error orderMain(int Argc, const char **Argv) {
   kiln::OrderCommandOptions Opts;
@@ -313,10 +317,14 @@ static Error orderMain(int Argc, const char **Argv) {
   Opts.SkipSharedNames = OrderSkipShared;
   Opts.Output = OrderOutput;
   Opts.ReportPath = OrderReport;
-  // The header records the command, minus directories of the tool.
+  Opts.TimePhases = OrderTimePhases;
+  // The header records the command, minus directories of the tool and the
+  // option that only measures (the file does not depend on it).
   Opts.CommandLine = "kiln";
   for (int I = 1; I < Argc; ++I)
-    Opts.CommandLine += (" " + StringRef(Argv[I])).str();
+    if (StringRef Arg = Argv[I];
+        Arg != "--time-phases" && Arg != "-time-phases")
+      Opts.CommandLine += (" " + Arg).str();
   return kiln::runOrderCommand(Opts, errs());
 }
 

@@ -47,8 +47,8 @@ static std::vector<Edge> selectEdges(const CallGraph &G,
   llvm::sort(Edges, [&](const Edge &A, const Edge &B) {
     if (A.Count != B.Count)
       return A.Count > B.Count;
-    const std::string &AC = G.getNode(A.Caller).Name;
-    const std::string &BC = G.getNode(B.Caller).Name;
+    StringRef AC = G.getNode(A.Caller).Name;
+    StringRef BC = G.getNode(B.Caller).Name;
     if (AC != BC)
       return AC < BC;
     return G.getNode(A.Callee).Name < G.getNode(B.Callee).Name;

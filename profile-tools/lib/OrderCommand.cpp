@@ -22,6 +22,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace kiln;
 
@@ -50,17 +52,22 @@ static Error writeJSONReport(const OrderReportContext &Context,
   return Error::success();
 }
 
-Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
-                            raw_ostream &Diag) {
+static Error runOrder(const OrderCommandOptions &Opts,
+                      layout::PhaseTimes *Times, raw_ostream &Diag) {
   if (Opts.Inputs.empty() && Opts.EdgeLists.empty())
     return makeToolError("no input", "",
                          "give the objects and archives of the link (or the "
                          "linked binary) and --scenario=<kind>=<profile>");
+  std::optional<layout::PhaseTimes::Scope> Phase;
   LinkerInputs Inputs;
+  if (!Opts.Inputs.empty())
+    Phase.emplace(Times, "read linker inputs");
   for (const std::string &Path : Opts.Inputs)
     if (Error E = readLinkerInput(Path, Inputs))
       return makeToolError(toString(std::move(E)));
   PlanOptions Plan = Opts.Plan;
+  Plan.Times = Times;
+  Phase.emplace(Times, "read edge lists");
   Expected<std::vector<std::shared_ptr<const EdgeListData>>> Lists =
       loadEdgeLists(Opts.EdgeLists);
   if (!Lists)
@@ -68,8 +75,11 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
   Plan.EdgeLists = std::move(*Lists);
   // Without the link's inputs, an edge list's names are the functions
   // (sizes unknown): ordering from lld's own format alone.
-  if (Opts.Inputs.empty())
+  if (Opts.Inputs.empty()) {
+    Phase.emplace(Times, "list edge-list functions");
     addEdgeListFunctions(Plan.EdgeLists, Inputs);
+  }
+  Phase.reset();
 
   Expected<std::vector<ScenarioSpec>> Scenarios =
       parseScenarioSpecs(Opts.Scenarios);
@@ -81,9 +91,11 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
                          "no input has a call graph profile section",
                          "", "add --scenario=steady=<file.profdata>");
 
+  Phase.emplace(Times, "plan order");
   Expected<OrderPlan> Planned = planOrder(Inputs, *Scenarios, Plan);
   if (!Planned)
     return makeToolError(toString(Planned.takeError()));
+  Phase.emplace(Times, "write order file");
 
   OrderCommandOptions Resolved = Opts;
   if (!Resolved.Format)
@@ -120,6 +132,7 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
     Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, Out.os());
   }
   Out.keep();
+  Phase.emplace(Times, "report");
   OrderReportContext Context;
   Context.Tool = "kiln order";
   Context.Program = "kiln";
@@ -131,7 +144,28 @@ Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
   Context.PageSize = Opts.Plan.Composite.PageSize;
   Context.ShowGroups = !Opts.WriteEdgeList;
   printOrderSummary(Context, *Planned, Inputs, Report, Diag);
-  if (!Opts.ReportPath.empty())
-    return writeJSONReport(Context, *Planned, Inputs, Report, Opts.ReportPath);
-  return Error::success();
+  Error E = Opts.ReportPath.empty() ? Error::success()
+                                    : writeJSONReport(Context, *Planned, Inputs,
+                                                      Report, Opts.ReportPath);
+  // The plan and the inputs are destroyed before Phase: time that too.
+  Phase.emplace(Times, "free memory");
+  return E;
+}
+
+Error kiln::runOrderCommand(const OrderCommandOptions &Opts,
+                            raw_ostream &Diag) {
+  if (!Opts.TimePhases)
+    return runOrder(Opts, nullptr, Diag);
+  layout::PhaseTimes Times;
+  Error E = [&] {
+    layout::PhaseTimes::Scope Whole(&Times, "kiln order");
+    return runOrder(Opts, &Times, Diag);
+  }();
+  // The times come last, after the summary, also when the command failed
+  // (how far it got is worth knowing).
+  Diag << "kiln order: phase times (seconds; thousands of page faults, "
+          "i.e. memory touched first; the peak resident memory at the end "
+          "of each phase)\n";
+  Times.print(Diag);
+  return E;
 }

@@ -318,9 +318,9 @@ void ProfileGuidedLink::writePrereadPlan(const OrderPlan &Planned,
   for (size_t I = 0; I < Planned.Functions.size(); ++I)
     if (I < Planned.Groups.size() &&
         Planned.Groups[I] == layout::LayoutGroup::Startup) {
-      const std::string &Name = Inputs.Functions[Planned.Functions[I]].Name;
+      StringRef Name = Inputs.Functions[Planned.Functions[I]].Name;
       if (Seen.insert(Name).second)
-        Startup.push_back(Name);
+        Startup.push_back(Name.str());
     }
   if (Startup.empty()) {
     warn("--kiln-preread-out: the order has no startup group (give "

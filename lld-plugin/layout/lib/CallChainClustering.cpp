@@ -17,6 +17,8 @@
 
 #include "kiln/Layout/CallChainClustering.h"
 
+#include "RadixSort.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -38,8 +40,6 @@ struct Cluster {
   uint64_t Size = 1;
   /// Sum of the members' weights.
   uint64_t Weight = 0;
-  /// The leader's own weight, before any merge.
-  uint64_t InitialWeight = 0;
   /// Caller of the heaviest call into the leader; InvalidNode if none.
   NodeId BestPred = CallGraph::InvalidNode;
   uint64_t BestPredWeight = 0;
@@ -71,23 +71,34 @@ static void appendCluster(std::vector<Cluster> &Clusters, NodeId IntoIdx,
   From.Weight = 0;
 }
 
-// Sorts cluster leaders by decreasing density, then by increasing node id.
+// Sorts cluster leaders, given in increasing node id order, by decreasing
+// density, then by increasing node id: a stable radix sort (a million
+// clusters are sorted twice).
 static void sortByDensity(std::vector<NodeId> &Leaders,
                           const std::vector<Cluster> &Clusters) {
-  // Sorting (density, id) pairs keeps the comparisons in cache.
-  std::vector<std::pair<double, NodeId>> Keys;
-  Keys.reserve(Leaders.size());
-  for (NodeId L : Leaders)
-    Keys.emplace_back(-Clusters[L].density(), L);
-  llvm::sort(Keys);
-  for (size_t I = 0; I < Keys.size(); ++I)
-    Leaders[I] = Keys[I].second;
+  assert(llvm::is_sorted(Leaders) && "leaders must come in id order");
+  radixSortByKey(Leaders, [&](NodeId L) {
+    // Densities are non-negative: their inverted keys order them downwards.
+    return ~getOrderKey(Clusters[L].density());
+  });
 }
 
 std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
                                                  ArrayRef<uint64_t> Counts,
                                                  ArrayRef<Edge> Edges,
                                                  const C3Config &Config) {
+  return computeC3OrderOfStream(
+      Sizes, Counts,
+      [&](function_ref<void(const Edge &)> Visit) {
+        for (const Edge &E : Edges)
+          Visit(E);
+      },
+      Config);
+}
+
+std::vector<NodeId> kiln::layout::computeC3OrderOfStream(
+    ArrayRef<uint64_t> Sizes, ArrayRef<uint64_t> Counts, EdgeStream ForEachEdge,
+    const C3Config &Config) {
   assert(Sizes.size() == Counts.size() && "one count per node expected");
   assert(Sizes.size() < CallGraph::InvalidNode && "too many nodes");
   assert(Config.MinCallProbability >= 0 && Config.MaxDensityDegradation > 0 &&
@@ -100,13 +111,13 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
     Clusters[N].Next = Clusters[N].Prev = N;
     Clusters[N].Size = std::max<uint64_t>(Sizes[N], 1);
   }
-  for (const Edge &E : Edges) {
+  ForEachEdge([&](const Edge &E) {
     assert(E.Caller < NumNodes && E.Callee < NumNodes && "unknown node");
     if (E.Count == 0)
-      continue;
+      return;
     InWeight[E.Callee] = SaturatingAdd(InWeight[E.Callee], E.Count);
     if (E.Caller == E.Callee)
-      continue;
+      return;
     // The most likely caller: the heaviest call, then the smallest caller id,
     // whatever the order of the edges.
     Cluster &C = Clusters[E.Callee];
@@ -115,10 +126,12 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
       C.BestPred = E.Caller;
       C.BestPredWeight = E.Count;
     }
-  }
+  });
+  // InWeight becomes each node's weight before any merge.
+  std::vector<uint64_t> &InitialWeight = InWeight;
   for (NodeId N = 0; N < NumNodes; ++N) {
-    Clusters[N].Weight = std::max(Counts[N], InWeight[N]);
-    Clusters[N].InitialWeight = Clusters[N].Weight;
+    InitialWeight[N] = std::max(Counts[N], InWeight[N]);
+    Clusters[N].Weight = InitialWeight[N];
   }
 
   std::vector<NodeId> Sorted(NumNodes);
@@ -132,7 +145,7 @@ std::vector<NodeId> kiln::layout::computeC3Order(ArrayRef<uint64_t> Sizes,
     Cluster &C = Clusters[L];
     if (C.BestPred == CallGraph::InvalidNode ||
         double(C.BestPredWeight) <=
-            Config.MinCallProbability * double(C.InitialWeight))
+            Config.MinCallProbability * double(InitialWeight[L]))
       continue;
     NodeId PredL = getLeader(Leaders, C.BestPred);
     if (PredL == L)

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 using namespace llvm;
 using namespace kiln::layout;
@@ -28,24 +29,47 @@ StringRef kiln::layout::getScenarioKindName(ScenarioKind Kind) {
   llvm_unreachable("unknown ScenarioKind");
 }
 
+StringRef CallGraph::saveName(StringRef S) {
+  if (S.empty())
+    return StringRef();
+  char *Copy = Strings.Allocate<char>(S.size());
+  std::memcpy(Copy, S.data(), S.size());
+  return StringRef(Copy, S.size());
+}
+
+StringRef CallGraph::saveOrigin(StringRef S) {
+  if (S.empty())
+    return StringRef();
+  CachedHashStringRef Key(S);
+  auto It = Origins.find(Key);
+  if (It != Origins.end())
+    return It->val();
+  StringRef Saved = saveName(S);
+  Origins.insert(CachedHashStringRef(Saved, Key.hash()));
+  return Saved;
+}
+
 NodeId CallGraph::getOrAddNode(StringRef Name, uint64_t Size,
                                StringRef Origin) {
-  auto [It, Inserted] = NodeByName.try_emplace(Name, NodeId(Nodes.size()));
+  auto NameOf = [&](NodeId N) { return Nodes[N].Name; };
+  auto [Id, Inserted] = NodeByName.insert(Name, NameIndex::hash(Name),
+                                          NodeId(Nodes.size()), NameOf);
   if (Inserted) {
-    Nodes.push_back(Node{Name.str(), Origin.str(), Size});
-    return It->second;
+    Nodes.push_back(Node{saveName(Name), saveOrigin(Origin), Size});
+    return Id;
   }
-  Node &Existing = Nodes[It->second];
+  Node &Existing = Nodes[Id];
   if (Existing.Size == 0)
     Existing.Size = Size;
   if (Existing.Origin.empty())
-    Existing.Origin = Origin.str();
-  return It->second;
+    Existing.Origin = saveOrigin(Origin);
+  return Id;
 }
 
 NodeId CallGraph::findNode(StringRef Name) const {
-  auto It = NodeByName.find(Name);
-  return It == NodeByName.end() ? InvalidNode : It->second;
+  uint32_t Id = NodeByName.find(Name, NameIndex::hash(Name),
+                                [&](NodeId N) { return Nodes[N].Name; });
+  return Id == NameIndex::NotFound ? InvalidNode : Id;
 }
 
 ScenarioId CallGraph::addScenario(StringRef Name, ScenarioKind Kind,
@@ -88,18 +112,76 @@ void CallGraph::addEdge(ScenarioId S, NodeId Caller, NodeId Callee,
     Scenarios[S].Edges[It->second].Count += Count;
 }
 
-void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
+namespace {
+/// A counting sort of edges by caller: count each edge's caller, then place
+/// each edge at the next slot of its caller's run. Linear in edges and
+/// nodes, where comparison-sorting millions of edges is not; each caller's
+/// run (a few edges) is then sorted on its own.
+class CallerBuckets {
+public:
+  explicit CallerBuckets(size_t NumNodes) : Next(NumNodes + 1, 0) {}
+
+  void count(NodeId Caller) { ++Next[size_t(Caller) + 1]; }
+  /// Ends counting. \returns the number of edges counted.
+  size_t startPlacing() {
+    for (size_t I = 1; I < Next.size(); ++I)
+      Next[I] += Next[I - 1];
+    return Next.back();
+  }
+  /// \returns the slot of the next edge of \p Caller.
+  size_t place(NodeId Caller) { return Next[Caller]++; }
+  /// Once every edge is placed, calls \p Sort(Begin, End) on the run of
+  /// each caller with more than one edge.
+  template <typename SortT> void sortRuns(SortT Sort) const {
+    // Placing moved each caller's slot to the end of its run.
+    size_t Begin = 0;
+    for (size_t C = 0; C + 1 < Next.size(); ++C) {
+      size_t End = Next[C];
+      if (End - Begin > 1)
+        Sort(Begin, End);
+      Begin = End;
+    }
+  }
+
+private:
+  std::vector<size_t> Next;
+};
+} // namespace
+
+// Map(Id) is the node of endpoint Id, or InvalidNode to leave its edges out.
+template <typename MapT>
+void CallGraph::addMappedEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
+                               MapT Map) {
   std::vector<Edge> &Edges = Scenarios[S].Edges;
-  Edges.insert(Edges.end(), NewEdges.begin(), NewEdges.end());
   // Sorting the edges themselves (no index, no hashing) keeps this fast for
   // millions of edges; duplicate pairs are then adjacent and merge.
-  llvm::sort(Edges, [](const Edge &A, const Edge &B) {
-    return std::tie(A.Caller, A.Callee) < std::tie(B.Caller, B.Callee);
+  std::vector<Edge> Old;
+  Old.swap(Edges);
+  CallerBuckets Buckets(Nodes.size());
+  for (const Edge &E : Old)
+    Buckets.count(E.Caller);
+  for (const Edge &E : NewEdges) {
+    NodeId Caller = Map(E.Caller), Callee = Map(E.Callee);
+    if (Caller == InvalidNode || Callee == InvalidNode)
+      continue;
+    assert(Caller < Nodes.size() && Callee < Nodes.size() && "unknown node");
+    Buckets.count(Caller);
+  }
+  Edges.resize(Buckets.startPlacing());
+  for (const Edge &E : Old)
+    Edges[Buckets.place(E.Caller)] = E;
+  std::vector<Edge>().swap(Old);
+  for (const Edge &E : NewEdges) {
+    NodeId Caller = Map(E.Caller), Callee = Map(E.Callee);
+    if (Caller != InvalidNode && Callee != InvalidNode)
+      Edges[Buckets.place(Caller)] = Edge{Caller, Callee, E.Count};
+  }
+  Buckets.sortRuns([&](size_t Begin, size_t End) {
+    std::sort(Edges.begin() + Begin, Edges.begin() + End,
+              [](const Edge &A, const Edge &B) { return A.Callee < B.Callee; });
   });
   size_t Out = 0;
   for (size_t I = 0; I < Edges.size(); ++I) {
-    assert(Edges[I].Caller < Nodes.size() && Edges[I].Callee < Nodes.size() &&
-           "unknown node");
     if (Out && Edges[Out - 1].Caller == Edges[I].Caller &&
         Edges[Out - 1].Callee == Edges[I].Callee) {
       Edges[Out - 1].Count += Edges[I].Count;
@@ -109,6 +191,23 @@ void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
   }
   Edges.resize(Out);
   EdgeIndexValid[S] = false;
+}
+
+void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges) {
+  addMappedEdges(S, NewEdges, [&](NodeId N) {
+    assert(N < Nodes.size() && "unknown node");
+    return N;
+  });
+}
+
+void CallGraph::addEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
+                         ArrayRef<NodeId> NodeOf) {
+  addMappedEdges(S, NewEdges, [&](NodeId I) { return NodeOf[I]; });
+}
+
+void CallGraph::reserveNodes(size_t N) {
+  Nodes.reserve(N);
+  NodeByName.reserve(N);
 }
 
 void CallGraph::addTrace(ScenarioId S, Trace T) {
@@ -129,23 +228,69 @@ uint64_t CallGraph::getWeightedCount(NodeId Node) const {
   return uint64_t(Sum);
 }
 
+// Whether S's edges are sorted by (caller, callee), each pair once.
+static bool hasSortedUniquePairs(const Scenario &S) {
+  for (size_t I = 1; I < S.Edges.size(); ++I)
+    if (std::tie(S.Edges[I - 1].Caller, S.Edges[I - 1].Callee) >=
+        std::tie(S.Edges[I].Caller, S.Edges[I].Callee))
+      return false;
+  return true;
+}
+
+// One scenario whose pairs are sorted and unique (as addEdges leaves them)
+// is its own merge: it only needs scaling.
+bool CallGraph::hasWeightedEdgesInPlace() const {
+  return Scenarios.size() == 1 && hasSortedUniquePairs(Scenarios.front());
+}
+
 std::vector<Edge> CallGraph::getWeightedEdges() const {
-  // Scale, concatenate, sort by pair and merge: no hashing, so millions of
-  // edges stay cheap. Sums are kept in double until the end so that the
-  // result does not depend on the order of scenarios.
+  if (!hasWeightedEdgesInPlace())
+    return mergeWeightedEdges();
+  std::vector<Edge> Result;
+  Result.reserve(Scenarios.front().Edges.size());
+  forEachWeightedEdge([&](const Edge &E) { Result.push_back(E); });
+  return Result;
+}
+
+void CallGraph::forEachWeightedEdge(
+    function_ref<void(const Edge &)> Visit) const {
+  if (!hasWeightedEdgesInPlace()) {
+    for (const Edge &E : mergeWeightedEdges())
+      Visit(E);
+    return;
+  }
+  const Scenario &S = Scenarios.front();
+  for (const Edge &E : S.Edges)
+    Visit(Edge{E.Caller, E.Callee, uint64_t(S.Weight * double(E.Count))});
+}
+
+std::vector<Edge> CallGraph::mergeWeightedEdges() const {
+  // Scale, bucket by caller, sort each caller's edges by callee and merge:
+  // no hashing and no global sort, so millions of edges stay cheap. Sums
+  // are kept in double until the end, added in increasing order, so that
+  // the result does not depend on the order of scenarios.
   struct Weighted {
     NodeId Caller, Callee;
     double Count;
   };
-  std::vector<Weighted> All;
+  CallerBuckets Buckets(Nodes.size());
   for (const Scenario &S : Scenarios)
     for (const Edge &E : S.Edges)
-      All.push_back({E.Caller, E.Callee, S.Weight * double(E.Count)});
-  llvm::sort(All, [](const Weighted &A, const Weighted &B) {
-    return std::tie(A.Caller, A.Callee, A.Count) <
-           std::tie(B.Caller, B.Callee, B.Count);
+      Buckets.count(E.Caller);
+  std::vector<Weighted> All(Buckets.startPlacing());
+  for (const Scenario &S : Scenarios)
+    for (const Edge &E : S.Edges)
+      All[Buckets.place(E.Caller)] = {E.Caller, E.Callee,
+                                      S.Weight * double(E.Count)};
+  Buckets.sortRuns([&](size_t Begin, size_t End) {
+    std::sort(All.begin() + Begin, All.begin() + End,
+              [](const Weighted &A, const Weighted &B) {
+                return std::tie(A.Callee, A.Count) <
+                       std::tie(B.Callee, B.Count);
+              });
   });
   std::vector<Edge> Result;
+  Result.reserve(All.size());
   double Sum = 0;
   for (size_t I = 0; I < All.size(); ++I) {
     Sum += All[I].Count;

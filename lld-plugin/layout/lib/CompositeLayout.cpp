@@ -20,6 +20,8 @@
 
 #include "kiln/Layout/CacheDirectedSort.h"
 
+#include "RadixSort.h"
+
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -28,6 +30,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -89,7 +92,7 @@ uint64_t kiln::layout::computeHotThreshold(ArrayRef<uint64_t> Heat,
   }
   if (Sorted.empty())
     return 0;
-  llvm::sort(Sorted, std::greater<uint64_t>());
+  radixSortDescending(Sorted); // Hottest first.
   APInt Desired = (Total * APInt(128, Cutoff)).udiv(APInt(128, Scale));
   APInt Sum(128, 0);
   for (uint64_t H : Sorted) {
@@ -107,7 +110,8 @@ struct KindProfile {
   /// Per node: executed in some scenario of the kind.
   BitVector Executed;
   /// Per node: max(weighted count, weighted incoming calls, weighted
-  /// outgoing calls), self-calls excluded.
+  /// outgoing calls), self-calls excluded. Empty if no scenario is of the
+  /// kind (then no node is executed in it, and none has a heat to read).
   std::vector<uint64_t> Heat;
   /// The scenarios of the kind.
   std::vector<ScenarioId> Scenarios;
@@ -119,17 +123,24 @@ struct SubGraph {
   std::vector<uint64_t> Sizes;
   std::vector<uint64_t> Counts;
   std::vector<Edge> Edges;
+  /// If not null, Edges is empty: the subgraph's edges are this scenario's
+  /// edges between members, renumbered as they are read (through the
+  /// builder's LocalIndex) rather than copied.
+  const Scenario *Streamed = nullptr;
 };
 
 /// Builds and orders the groups.
 class CompositeBuilder {
 public:
-  CompositeBuilder(const CallGraph &G, const CompositeLayoutConfig &Config);
+  CompositeBuilder(const CallGraph &G, const CompositeLayoutConfig &Config,
+                   PhaseTimes *Times);
   CompositeLayout run();
 
 private:
   KindProfile collectProfile(ScenarioKind Kind) const;
-  SubGraph makeSubGraph(ArrayRef<NodeId> Members, const KindProfile &P);
+  SubGraph makeSubGraph(ArrayRef<NodeId> Members, const KindProfile &P,
+                        bool MayStream);
+  void releaseSubGraph(const SubGraph &S);
   std::vector<NodeId> orderSubGraph(const SubGraph &S,
                                     OrderAlgorithm Alg) const;
   std::vector<NodeId> orderNodes(ArrayRef<NodeId> Members, const KindProfile &P,
@@ -144,9 +155,11 @@ private:
 
   const CallGraph &G;
   CompositeLayoutConfig Config;
+  PhaseTimes *Times;
   KindProfile Startup;
   KindProfile Steady;
-  /// NodeId -> index in the current subgraph, InvalidNode elsewhere.
+  /// NodeId -> index in the current subgraph, InvalidNode elsewhere (from
+  /// makeSubGraph to releaseSubGraph).
   std::vector<NodeId> LocalIndex;
   CompositeLayout Result;
   uint64_t NextAddress = 0;
@@ -154,8 +167,9 @@ private:
 } // namespace
 
 CompositeBuilder::CompositeBuilder(const CallGraph &G,
-                                   const CompositeLayoutConfig &Config)
-    : G(G), Config(Config) {
+                                   const CompositeLayoutConfig &Config,
+                                   PhaseTimes *Times)
+    : G(G), Config(Config), Times(Times) {
   assert(isPowerOf2_64(Config.PageSize) && "page size must be a power of two");
   if (Config.FitModelsToPageSize) {
     this->Config.C3.MaxClusterSize = Config.PageSize;
@@ -169,12 +183,15 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
   const size_t N = G.getNumNodes();
   KindProfile P;
   P.Executed.resize(N);
+  for (ScenarioId S = 0; S < G.getNumScenarios(); ++S)
+    if (G.getScenario(S).Kind == Kind)
+      P.Scenarios.push_back(S);
+  if (P.Scenarios.empty())
+    return P; // Nothing executed: no heat to sum (or read).
+  P.Heat.resize(N);
   std::vector<double> Count(N, 0.0), In(N, 0.0), Out(N, 0.0);
-  for (ScenarioId S = 0; S < G.getNumScenarios(); ++S) {
+  for (ScenarioId S : P.Scenarios) {
     const Scenario &Sc = G.getScenario(S);
-    if (Sc.Kind != Kind)
-      continue;
-    P.Scenarios.push_back(S);
     P.Executed |= G.getExecuted(S);
     for (NodeId I = 0; I < Sc.Counts.size(); ++I)
       Count[I] += Sc.Weight * double(Sc.Counts[I]);
@@ -185,7 +202,6 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
       Out[E.Caller] += Sc.Weight * double(E.Count);
     }
   }
-  P.Heat.resize(N);
   for (size_t I = 0; I < N; ++I) {
     double H = std::max({Count[I], In[I], Out[I]});
     P.Heat[I] = H >= 0x1p64 ? UINT64_MAX : uint64_t(H);
@@ -193,23 +209,42 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
   return P;
 }
 
-SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
-                                        const KindProfile &P) {
-  SubGraph S;
-  S.Members.assign(Members.begin(), Members.end());
-  assert(llvm::is_sorted(S.Members) && "members must be sorted");
-  for (NodeId I = 0; I < S.Members.size(); ++I) {
-    NodeId N = S.Members[I];
-    LocalIndex[N] = I;
-    S.Sizes.push_back(G.getNode(N).Size);
-    S.Counts.push_back(P.Heat[N]);
-  }
+static uint64_t toCount(double C) {
+  return C >= 0x1p64 ? UINT64_MAX : uint64_t(C);
+}
 
-  // Calls inside the group. With one scenario, pairs are already unique;
-  // otherwise sum the weighted counts per pair in double, like
-  // CallGraph::getWeightedEdges, after sorting.
+// Calls Visit on each call of Sc between nodes of the subgraph (LocalIndex
+// not InvalidNode), renumbered, weighted; its pairs are unique already.
+template <typename VisitT>
+static void forEachScenarioEdge(const Scenario &Sc, ArrayRef<NodeId> LocalIndex,
+                                VisitT Visit) {
+  for (const Edge &E : Sc.Edges) {
+    NodeId From = LocalIndex[E.Caller], To = LocalIndex[E.Callee];
+    if (From == CallGraph::InvalidNode || To == CallGraph::InvalidNode ||
+        E.Count == 0)
+      continue;
+    if (uint64_t C = toCount(Sc.Weight * double(E.Count)))
+      Visit(Edge{From, To, C});
+  }
+}
+
+// Appends the edges forEachScenarioEdge visits to Out.
+static void addScenarioEdges(const Scenario &Sc, ArrayRef<NodeId> LocalIndex,
+                             std::vector<Edge> &Out) {
+  // Counting first sizes Out once.
+  size_t Count = 0;
+  forEachScenarioEdge(Sc, LocalIndex, [&](const Edge &) { ++Count; });
+  Out.reserve(Out.size() + Count);
+  forEachScenarioEdge(Sc, LocalIndex, [&](const Edge &E) { Out.push_back(E); });
+}
+
+// As addScenarioEdges for several scenarios: sum the weighted counts per
+// pair in double, like CallGraph::getWeightedEdges, after sorting.
+static void addMergedEdges(const CallGraph &G, ArrayRef<ScenarioId> Ids,
+                           ArrayRef<NodeId> LocalIndex,
+                           std::vector<Edge> &Out) {
   std::vector<std::tuple<NodeId, NodeId, double>> Weighted;
-  for (ScenarioId Id : P.Scenarios) {
+  for (ScenarioId Id : Ids) {
     const Scenario &Sc = G.getScenario(Id);
     for (const Edge &E : Sc.Edges) {
       NodeId From = LocalIndex[E.Caller], To = LocalIndex[E.Callee];
@@ -219,30 +254,51 @@ SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
       Weighted.emplace_back(From, To, Sc.Weight * double(E.Count));
     }
   }
-  if (P.Scenarios.size() > 1)
-    llvm::sort(Weighted, [](const auto &L, const auto &R) {
-      return std::tie(std::get<0>(L), std::get<1>(L)) <
-             std::tie(std::get<0>(R), std::get<1>(R));
-    });
-  auto ToCount = [](double C) {
-    return C >= 0x1p64 ? UINT64_MAX : uint64_t(C);
-  };
+  llvm::sort(Weighted, [](const auto &L, const auto &R) {
+    return std::tie(std::get<0>(L), std::get<1>(L)) <
+           std::tie(std::get<0>(R), std::get<1>(R));
+  });
   for (size_t I = 0; I < Weighted.size();) {
     auto [From, To, Sum] = Weighted[I];
     size_t J = I + 1;
-    if (P.Scenarios.size() > 1)
-      for (; J < Weighted.size() && std::get<0>(Weighted[J]) == From &&
-             std::get<1>(Weighted[J]) == To;
-           ++J)
-        Sum += std::get<2>(Weighted[J]);
-    if (uint64_t C = ToCount(Sum))
-      S.Edges.push_back(Edge{From, To, C});
+    for (; J < Weighted.size() && std::get<0>(Weighted[J]) == From &&
+           std::get<1>(Weighted[J]) == To;
+         ++J)
+      Sum += std::get<2>(Weighted[J]);
+    if (uint64_t C = toCount(Sum))
+      Out.push_back(Edge{From, To, C});
     I = J;
   }
+}
 
+// With MayStream, the edges of a single scenario are not copied (see
+// SubGraph::Streamed). Until releaseSubGraph, LocalIndex numbers Members.
+SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
+                                        const KindProfile &P, bool MayStream) {
+  SubGraph S;
+  S.Members.assign(Members.begin(), Members.end());
+  assert(llvm::is_sorted(S.Members) && "members must be sorted");
+  S.Sizes.reserve(Members.size());
+  S.Counts.reserve(Members.size());
+  for (NodeId I = 0; I < S.Members.size(); ++I) {
+    NodeId N = S.Members[I];
+    LocalIndex[N] = I;
+    S.Sizes.push_back(G.getNode(N).Size);
+    S.Counts.push_back(P.Heat[N]);
+  }
+  // Calls inside the group.
+  if (P.Scenarios.size() == 1 && MayStream)
+    S.Streamed = &G.getScenario(P.Scenarios.front());
+  else if (P.Scenarios.size() == 1)
+    addScenarioEdges(G.getScenario(P.Scenarios.front()), LocalIndex, S.Edges);
+  else
+    addMergedEdges(G, P.Scenarios, LocalIndex, S.Edges);
+  return S;
+}
+
+void CompositeBuilder::releaseSubGraph(const SubGraph &S) {
   for (NodeId N : S.Members)
     LocalIndex[N] = CallGraph::InvalidNode;
-  return S;
 }
 
 static OrderMethod getOrderMethod(OrderAlgorithm Alg) {
@@ -262,12 +318,23 @@ std::vector<NodeId> CompositeBuilder::orderSubGraph(const SubGraph &S,
   std::vector<NodeId> Local;
   switch (Alg) {
   case OrderAlgorithm::C3:
-    Local = computeC3Order(S.Sizes, S.Counts, S.Edges, Config.C3);
+    if (!S.Streamed) {
+      Local = computeC3Order(S.Sizes, S.Counts, S.Edges, Config.C3);
+      break;
+    }
+    Local = computeC3OrderOfStream(
+        S.Sizes, S.Counts,
+        [&](function_ref<void(const Edge &)> Visit) {
+          forEachScenarioEdge(*S.Streamed, LocalIndex, Visit);
+        },
+        Config.C3);
     break;
   case OrderAlgorithm::CDSort:
+    assert(!S.Streamed && "cdsort reads an array of edges");
     Local = computeCDSortOrder(S.Sizes, S.Counts, S.Edges, Config.CDSort);
     break;
   case OrderAlgorithm::PettisHansen:
+    assert(!S.Streamed && "Pettis-Hansen reads an array of edges");
     Local = computePettisHansenOrder(S.Sizes, S.Counts, S.Edges,
                                      Config.PettisHansen);
     break;
@@ -283,7 +350,16 @@ std::vector<NodeId> CompositeBuilder::orderNodes(ArrayRef<NodeId> Members,
                                                  OrderAlgorithm Alg) {
   if (Members.empty())
     return {};
-  return orderSubGraph(makeSubGraph(Members, P), Alg);
+  SubGraph S;
+  {
+    PhaseTimes::Scope Phase(Times, "subgraph");
+    // C3 reads each edge once: it can take them renumbered on the fly.
+    S = makeSubGraph(Members, P, /*MayStream=*/Alg == OrderAlgorithm::C3);
+  }
+  PhaseTimes::Scope Phase(Times, getOrderMethodName(getOrderMethod(Alg)));
+  std::vector<NodeId> Order = orderSubGraph(S, Alg);
+  releaseSubGraph(S);
+  return Order;
 }
 
 std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,
@@ -308,11 +384,16 @@ std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,
   };
   auto Mid = ByHeat.begin() + Config.MaxCDSortNodes;
   std::nth_element(ByHeat.begin(), Mid, ByHeat.end(), Hotter);
-  std::vector<NodeId> Head(ByHeat.begin(), Mid);
-  std::vector<NodeId> Tail(Mid, ByHeat.end());
+  // Split Members, which are sorted, rather than sorting both parts.
+  BitVector InHead(G.getNumNodes());
+  for (auto It = ByHeat.begin(); It != Mid; ++It)
+    InHead.set(*It);
   std::vector<NodeId>().swap(ByHeat);
-  llvm::sort(Head);
-  llvm::sort(Tail);
+  std::vector<NodeId> Head, Tail;
+  Head.reserve(Config.MaxCDSortNodes);
+  Tail.reserve(Members.size() - Config.MaxCDSortNodes);
+  for (NodeId N : Members)
+    (InHead.test(N) ? Head : Tail).push_back(N);
   Summary.Segments.push_back({OrderMethod::CDSort, Head.size()});
   Summary.Segments.push_back({OrderMethod::C3, Tail.size()});
   std::vector<NodeId> Order = orderNodes(Head, P, OrderAlgorithm::CDSort);
@@ -418,8 +499,11 @@ void CompositeBuilder::place(ArrayRef<NodeId> Nodes, LayoutGroup Group) {
 }
 
 CompositeLayout CompositeBuilder::run() {
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Times, "collect profiles");
   Startup = collectProfile(ScenarioKind::Startup);
   Steady = collectProfile(ScenarioKind::SteadyState);
+  Phase.emplace(Times, "classify");
 
   // The threshold is a whole-program property: every steady-state node
   // counts, including those placed with startup code.
@@ -450,15 +534,19 @@ CompositeLayout CompositeBuilder::run() {
   }
 
   auto &Groups = Result.Groups;
+  Phase.emplace(Times, "startup group");
   std::vector<NodeId> Order =
       orderStartup(StartupNodes, Groups[unsigned(LayoutGroup::Startup)]);
   place(Order, LayoutGroup::Startup);
+  Phase.emplace(Times, "hot group");
   Order = orderGroup(HotNodes, Steady, Config.HotAlgorithm,
                      Groups[unsigned(LayoutGroup::Hot)]);
   place(Order, LayoutGroup::Hot);
+  Phase.emplace(Times, "warm group");
   Order = orderGroup(WarmNodes, Steady, Config.WarmAlgorithm,
                      Groups[unsigned(LayoutGroup::Warm)]);
   place(Order, LayoutGroup::Warm);
+  Phase.reset();
   if (Config.PlaceColdNodes && !ColdNodes.empty()) {
     Groups[unsigned(LayoutGroup::Cold)].Segments.push_back(
         {OrderMethod::ById, ColdNodes.size()});
@@ -483,6 +571,7 @@ CompositeLayout CompositeBuilder::run() {
 
 CompositeLayout
 kiln::layout::computeCompositeLayout(const CallGraph &G,
-                                     const CompositeLayoutConfig &Config) {
-  return CompositeBuilder(G, Config).run();
+                                     const CompositeLayoutConfig &Config,
+                                     PhaseTimes *Times) {
+  return CompositeBuilder(G, Config, Times).run();
 }

@@ -8,6 +8,8 @@
 
 #include "kiln/Order/OrderFile.h"
 
+#include "kiln/Layout/NameIndex.h"
+
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -30,32 +32,46 @@ StringRef kiln::getOrderFileFormatName(OrderFileFormat Format) {
 }
 
 namespace {
-/// How many distinct functions a linker would match with each plain name:
+/// Which functions' names a linker would match to more than one function:
 /// every static counts, all definitions of a global count once (C++ inline
-/// functions are defined in many objects but are one function).
+/// functions are defined in many objects but are one function). Computed
+/// once for all functions, through an index of their names that stores no
+/// string.
 class NameUses {
 public:
-  explicit NameUses(const LinkerInputs &Inputs)
-      : Uses(Inputs.Functions.size()) {
-    for (const InputFunction &F : Inputs.Functions) {
-      Entry &E = Uses[F.Name];
+  explicit NameUses(const LinkerInputs &Inputs) {
+    const size_t N = Inputs.Functions.size();
+    // Per function, the first function of its name; per first function,
+    // the counts of its name.
+    std::vector<uint32_t> FirstOf(N);
+    std::vector<uint32_t> Statics(N, 0);
+    BitVector HasGlobal(N);
+    layout::NameIndex ByName;
+    ByName.reserve(N);
+    auto NameOf = [&](uint32_t I) {
+      return StringRef(Inputs.Functions[I].Name);
+    };
+    for (uint32_t I = 0; I < N; ++I) {
+      const InputFunction &F = Inputs.Functions[I];
+      uint32_t First =
+          ByName.insert(F.Name, layout::NameIndex::hash(F.Name), I, NameOf)
+              .first;
+      FirstOf[I] = First;
       if (F.IsLocal)
-        ++E.Statics;
+        ++Statics[First];
       else
-        E.HasGlobal = true;
+        HasGlobal.set(First);
     }
+    Shared.resize(N);
+    for (uint32_t I = 0; I < N; ++I)
+      if (Statics[FirstOf[I]] + HasGlobal.test(FirstOf[I]) > 1)
+        Shared.set(I);
   }
-  bool isShared(const InputFunction &F) const {
-    auto It = Uses.find(F.Name);
-    return It != Uses.end() && It->second.Statics + It->second.HasGlobal > 1;
-  }
+  /// \returns whether the name of function \p Index is shared.
+  bool isShared(size_t Index) const { return Shared.test(Index); }
 
 private:
-  struct Entry {
-    unsigned Statics = 0;
-    bool HasGlobal = false;
-  };
-  StringMap<Entry> Uses;
+  BitVector Shared;
 };
 } // namespace
 
@@ -88,8 +104,9 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
       continue;
     Written.set(Index);
     const InputFunction &F = Inputs.Functions[Index];
-    std::string Line = F.Name;
-    bool Shared = Uses.isShared(F);
+    StringRef Line = F.Name;
+    std::string Qualified; // Holds Line when it is qualified.
+    bool Shared = Uses.isShared(Index);
 
     if (Opts.Format == OrderFileFormat::COFF && !F.HasOwnSection) {
       Report.Skipped.push_back(
@@ -99,28 +116,32 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
     }
     if (Opts.Format == OrderFileFormat::ELF && !F.HasOwnSection) {
       Report.Skipped.push_back(
-          {Index, "shares section " + F.Section +
-                      " with other functions (compile with "
-                      "-ffunction-sections); lld would move them all"});
+          {Index, ("shares section " + F.Section +
+                   " with other functions (compile with "
+                   "-ffunction-sections); lld would move them all")
+                      .str()});
       continue;
     }
     if (Opts.Format == OrderFileFormat::MachO && F.IsLocal && Shared) {
       if (std::optional<std::string> Qualifier = getMachOQualifier(F)) {
-        Line = *Qualifier + ":" + F.Name;
+        Qualified = (*Qualifier + ":" + F.Name).str();
+        Line = Qualified;
         Shared = false;
       }
     }
     if (Shared) {
       if (Opts.SkipSharedNames) {
         Report.Skipped.push_back(
-            {Index, "its name '" + F.Name +
-                        "' also names other functions, which the linker "
-                        "cannot tell apart"});
+            {Index, ("its name '" + F.Name +
+                     "' also names other functions, which the linker "
+                     "cannot tell apart")
+                        .str()});
         continue;
       }
       Report.Shared.push_back(
-          {Index, "its name '" + F.Name +
-                      "' also names other functions, which move with it"});
+          {Index, ("its name '" + F.Name +
+                   "' also names other functions, which move with it")
+                      .str()});
     }
     // Two same-named statics both written would repeat the line; only
     // shared names can.
@@ -152,9 +173,9 @@ OrderFileReport kiln::writeEdgeList(const LinkerInputs &Inputs,
   for (const NamedEdge &E : Sorted) {
     const InputFunction &Caller = Inputs.Functions[E.Caller];
     const InputFunction &Callee = Inputs.Functions[E.Callee];
-    if (Uses.isShared(Caller) || Uses.isShared(Callee)) {
+    if (Uses.isShared(E.Caller) || Uses.isShared(E.Callee)) {
       Report.Skipped.push_back(
-          {Uses.isShared(Caller) ? E.Caller : E.Callee,
+          {Uses.isShared(E.Caller) ? E.Caller : E.Callee,
            "an edge endpoint's name also names other functions; lld would "
            "bind the edge to the first of them"});
       continue;

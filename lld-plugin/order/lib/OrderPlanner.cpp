@@ -122,9 +122,16 @@ class GraphBuilder {
 public:
   GraphBuilder(const LinkerInputs &Inputs, ProfiledGraph &Plan)
       : Inputs(Inputs), Plan(Plan), Resolver(Inputs) {
+    Plan.Graph.reserveNodes(Inputs.Functions.size());
+    NodeOfFunction.reserve(Inputs.Functions.size());
+    Plan.FunctionOfNode.reserve(Inputs.Functions.size());
     for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
       const InputFunction &F = Inputs.Functions[I];
-      NodeId N = Plan.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object);
+      // A global's key is its name: no need to build it.
+      NodeId N = F.IsLocal
+                     ? Plan.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object)
+                     : Plan.Graph.getOrAddNode(F.Name, F.Size, F.Object);
+      NodeOfFunction.push_back(N);
       if (N == Plan.FunctionOfNode.size())
         Plan.FunctionOfNode.push_back(int64_t(I));
     }
@@ -177,31 +184,31 @@ public:
     return Error::success();
   }
 
-  void addEdgeLists(ArrayRef<std::shared_ptr<const EdgeListData>> Lists) {
+  void addEdgeLists(ArrayRef<std::shared_ptr<const EdgeListData>> Lists,
+                    PhaseTimes *Times) {
     if (Lists.empty())
       return;
     ScenarioId S = Plan.Graph.addScenario("edges", ScenarioKind::SteadyState);
     for (const std::shared_ptr<const EdgeListData> &List : Lists) {
       // Edge lists name linker symbols, which are resolved like profile
       // names (exact globals, unique statics); each name once.
-      std::vector<std::optional<NodeId>> Resolved;
-      Resolved.reserve(List->Names.size());
+      std::optional<PhaseTimes::Scope> Phase;
+      Phase.emplace(Times, "resolve names");
+      std::vector<NodeId> NodeOf;
+      NodeOf.reserve(List->Names.size());
       for (StringRef Name : List->Names)
-        Resolved.push_back(resolve(Name, nullptr));
-      std::vector<Edge> Edges;
+        NodeOf.push_back(
+            resolve(Name, nullptr).value_or(CallGraph::InvalidNode));
+      Phase.emplace(Times, "merge edges");
       std::vector<uint64_t> CalleeCounts(List->Names.size(), 0);
-      for (const Edge &E : List->Edges) {
-        std::optional<NodeId> Caller = Resolved[E.Caller];
-        std::optional<NodeId> Callee = Resolved[E.Callee];
-        if (!Caller || !Callee)
-          continue;
-        Edges.push_back({*Caller, *Callee, E.Count});
-        CalleeCounts[E.Callee] += E.Count;
-      }
-      Plan.Graph.addEdges(S, Edges);
+      for (const Edge &E : List->Edges)
+        if (NodeOf[E.Caller] != CallGraph::InvalidNode &&
+            NodeOf[E.Callee] != CallGraph::InvalidNode)
+          CalleeCounts[E.Callee] += E.Count;
+      Plan.Graph.addEdges(S, List->Edges, NodeOf);
       for (size_t I = 0; I < CalleeCounts.size(); ++I)
         if (CalleeCounts[I])
-          Plan.Graph.addCount(S, *Resolved[I], CalleeCounts[I]);
+          Plan.Graph.addCount(S, NodeOf[I], CalleeCounts[I]);
     }
   }
 
@@ -214,12 +221,15 @@ private:
         Coverage->Unbound.emplace_back(ProfileName.str(), R.Reason);
       return std::nullopt;
     }
-    return Plan.Graph.findNode(getNodeKey(Inputs.Functions[R.Function]));
+    return NodeOfFunction[R.Function];
   }
 
   const LinkerInputs &Inputs;
   ProfiledGraph &Plan;
   SymbolResolver Resolver;
+  /// Per input function, its node: what findNode(getNodeKey(F)) would
+  /// return, without building the key again.
+  std::vector<NodeId> NodeOfFunction;
 };
 } // namespace
 
@@ -236,6 +246,8 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
     return computeTracePartitioningOrder(makeTraceRefs(Traces),
                                          Opts.Composite.Partitioning);
   }
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Opts.Times, "subgraph");
 
   BitVector Executed(G.getNumNodes());
   for (ScenarioId S = 0; S < G.getNumScenarios(); ++S)
@@ -249,16 +261,25 @@ static std::vector<NodeId> orderWithSingleAlgorithm(const CallGraph &G,
     Sizes.push_back(G.getNode(N).Size);
     Counts.push_back(G.getWeightedCount(N));
   }
+  // The executed nodes' edges, renumbered. C3 reads them once, as they
+  // are renumbered; the others take an array.
+  auto ForEachEdge = [&](function_ref<void(const Edge &)> Visit) {
+    G.forEachWeightedEdge([&](const Edge &E) {
+      if (Dense[E.Caller] != CallGraph::InvalidNode &&
+          Dense[E.Callee] != CallGraph::InvalidNode)
+        Visit(Edge{Dense[E.Caller], Dense[E.Callee], E.Count});
+    });
+  };
   std::vector<Edge> Edges;
-  for (const Edge &E : G.getWeightedEdges())
-    if (Dense[E.Caller] != CallGraph::InvalidNode &&
-        Dense[E.Callee] != CallGraph::InvalidNode)
-      Edges.push_back({Dense[E.Caller], Dense[E.Callee], E.Count});
+  if (Opts.Algorithm != OrderingAlgorithm::C3)
+    ForEachEdge([&](const Edge &E) { Edges.push_back(E); });
 
+  Phase.emplace(Opts.Times, getOrderingAlgorithmName(Opts.Algorithm));
   std::vector<NodeId> Order;
   switch (Opts.Algorithm) {
   case OrderingAlgorithm::C3:
-    Order = computeC3Order(Sizes, Counts, Edges, Opts.Composite.C3);
+    Order =
+        computeC3OrderOfStream(Sizes, Counts, ForEachEdge, Opts.Composite.C3);
     break;
   case OrderingAlgorithm::CDSort:
     Order = computeCDSortOrder(Sizes, Counts, Edges, Opts.Composite.CDSort);
@@ -281,13 +302,23 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
                          ArrayRef<ScenarioSpec> Scenarios,
                          const PlanOptions &Options) {
   ProfiledGraph Result;
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Options.Times, "index symbols, add input functions");
   GraphBuilder Builder(Inputs, Result);
-  if (Options.UseObjectCallGraph && Inputs.NumInputsWithCallGraph)
+  Phase.reset();
+  if (Options.UseObjectCallGraph && Inputs.NumInputsWithCallGraph) {
+    PhaseTimes::Scope Phase(Options.Times, "add object call graphs");
     Builder.addObjectCallGraph();
-  for (const ScenarioSpec &Spec : Scenarios)
+  }
+  for (const ScenarioSpec &Spec : Scenarios) {
+    PhaseTimes::Scope Phase(Options.Times, "add profile " + Spec.Path);
     if (Error E = Builder.addProfile(Spec))
       return std::move(E);
-  Builder.addEdgeLists(Options.EdgeLists);
+  }
+  if (!Options.EdgeLists.empty()) {
+    PhaseTimes::Scope Phase(Options.Times, "add edge lists");
+    Builder.addEdgeLists(Options.EdgeLists, Options.Times);
+  }
   Result.FunctionOfNode.resize(Result.Graph.getNumNodes(), -1);
   return std::move(Result);
 }
@@ -295,17 +326,22 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
 Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
                                     ArrayRef<ScenarioSpec> Scenarios,
                                     const PlanOptions &Options) {
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Options.Times, "build graph");
   Expected<ProfiledGraph> Profiled =
       buildProfiledGraph(Inputs, Scenarios, Options);
   if (!Profiled)
     return Profiled.takeError();
   OrderPlan Plan;
   static_cast<ProfiledGraph &>(Plan) = std::move(*Profiled);
+  Phase.emplace(Options.Times,
+                "layout (" + getOrderingAlgorithmName(Options.Algorithm) + ")");
 
   std::vector<NodeId> Nodes;
   std::vector<LayoutGroup> Groups;
   if (Options.Algorithm == OrderingAlgorithm::Kiln) {
-    Plan.Layout = computeCompositeLayout(Plan.Graph, Options.Composite);
+    Plan.Layout =
+        computeCompositeLayout(Plan.Graph, Options.Composite, Options.Times);
     for (const PlacedNode &P : Plan.Layout.Order) {
       Nodes.push_back(P.Node);
       Groups.push_back(P.Group);
@@ -314,6 +350,7 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
     Nodes = orderWithSingleAlgorithm(Plan.Graph, Options);
     Groups.assign(Nodes.size(), LayoutGroup::Hot);
   }
+  Phase.emplace(Options.Times, "map nodes to functions");
   for (size_t I = 0; I < Nodes.size(); ++I) {
     int64_t Function = Plan.FunctionOfNode[Nodes[I]];
     if (Function < 0)

@@ -8,89 +8,17 @@
 
 #include "kiln/Sources/EdgeList.h"
 
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "EdgeListParser.h"
 
 #include "kiln/Sources/LinkerInputs.h"
 
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <algorithm>
-#include <cstring>
 
 using namespace llvm;
 using namespace kiln;
-
-namespace {
-/// An edge list parsed into interned names and id pairs.
-struct ParsedEdgeList {
-  std::vector<StringRef> Names;    ///< In order of first appearance.
-  std::vector<layout::Edge> Edges; ///< Ids index Names.
-};
-} // namespace
-
-static bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r'; }
-
-/// Parses \p Buffer; the names point into it. A hand-written scanner: edge
-/// lists of millions of lines are read in seconds.
-static Expected<ParsedEdgeList> parseEdgeList(MemoryBufferRef Buffer) {
-  ParsedEdgeList Result;
-  // Sized for lines of ~20 bytes, to spare rehashing on large lists.
-  size_t Estimate = Buffer.getBufferSize() / 20;
-  StringMap<uint32_t> Ids(unsigned(std::min<size_t>(Estimate, 1u << 30)));
-  Result.Edges.reserve(Estimate);
-  // Names keep pointing into the buffer (the map's keys are copies).
-  auto Intern = [&](StringRef Name) {
-    auto [It, Inserted] = Ids.try_emplace(Name, Result.Names.size());
-    if (Inserted)
-      Result.Names.push_back(Name);
-    return It->second;
-  };
-  StringRef Text = Buffer.getBuffer();
-  const char *P = Text.begin(), *End = Text.end();
-  for (unsigned LineNo = 1; P < End; ++LineNo) {
-    const char *LineEnd =
-        static_cast<const char *>(std::memchr(P, '\n', End - P));
-    if (!LineEnd)
-      LineEnd = End;
-    const char *Hash =
-        static_cast<const char *>(std::memchr(P, '#', LineEnd - P));
-    const char *FieldsEnd = Hash ? Hash : LineEnd;
-    StringRef Fields[3];
-    unsigned NumFields = 0;
-    for (const char *Q = P; Q < FieldsEnd;) {
-      while (Q < FieldsEnd && isBlank(*Q))
-        ++Q;
-      if (Q == FieldsEnd)
-        break;
-      const char *Start = Q;
-      while (Q < FieldsEnd && !isBlank(*Q))
-        ++Q;
-      if (NumFields < 3)
-        Fields[NumFields] = StringRef(Start, Q - Start);
-      ++NumFields;
-    }
-    P = LineEnd + 1;
-    if (NumFields == 0)
-      continue;
-    if (NumFields != 3)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "%s:%u: expected 'caller callee count', found %u field(s)",
-          Buffer.getBufferIdentifier().str().c_str(), LineNo, NumFields);
-    uint64_t Count;
-    if (!to_integer(Fields[2], Count, 10))
-      return createStringError(inconvertibleErrorCode(),
-                               "%s:%u: count '%s' is not an unsigned integer",
-                               Buffer.getBufferIdentifier().str().c_str(),
-                               LineNo, Fields[2].str().c_str());
-    uint32_t Caller = Intern(Fields[0]);
-    uint32_t Callee = Intern(Fields[1]);
-    Result.Edges.push_back({Caller, Callee, Count});
-  }
-  return Result;
-}
 
 Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
                          layout::ScenarioId S) {
@@ -103,12 +31,9 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
   for (StringRef Name : Parsed->Names)
     NodeOf.push_back(G.getOrAddNode(Name));
   std::vector<uint64_t> CalleeCounts(Parsed->Names.size(), 0);
-  for (layout::Edge &E : Parsed->Edges) {
+  for (const layout::Edge &E : Parsed->Edges)
     CalleeCounts[E.Callee] += E.Count;
-    E.Caller = NodeOf[E.Caller];
-    E.Callee = NodeOf[E.Callee];
-  }
-  G.addEdges(S, Parsed->Edges);
+  G.addEdges(S, Parsed->Edges, NodeOf);
   // A callee's count is also its execution count.
   for (size_t I = 0; I < NodeOf.size(); ++I)
     if (CalleeCounts[I])
@@ -146,12 +71,16 @@ void kiln::addEdgeListFunctions(
   bool Dedupe = Lists.size() > 1;
   if (Inputs.Format == ObjectFormat::Unknown)
     Inputs.Format = ObjectFormat::ELF;
+  size_t NumNames = 0;
+  for (const std::shared_ptr<const EdgeListData> &List : Lists)
+    NumNames += List->Names.size();
+  Inputs.Functions.reserve(Inputs.Functions.size() + NumNames);
   for (const std::shared_ptr<const EdgeListData> &List : Lists)
     for (StringRef Name : List->Names) {
       if (Dedupe && !Seen.insert(Name).second)
         continue;
       InputFunction F;
-      F.Name = Name.str();
+      F.Name = Inputs.save(Name);
       F.Object = "<edge list>";
       F.HasOwnSection = true;
       Inputs.Functions.push_back(std::move(F));

@@ -32,6 +32,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -71,7 +72,7 @@ namespace {
 class ObjectReader {
 public:
   ObjectReader(const ObjectFile &Obj, StringRef Where, LinkerInputs &Inputs)
-      : Obj(Obj), Where(Where), Inputs(Inputs) {}
+      : Obj(Obj), Where(Inputs.save(Where)), Inputs(Inputs) {}
   Error read();
 
 private:
@@ -88,7 +89,7 @@ private:
   Expected<SymbolRef> getSymbolByIndex(uint32_t Index);
 
   const ObjectFile &Obj;
-  std::string Where;
+  StringRef Where; ///< Saved in Inputs: functions point to it.
   LinkerInputs &Inputs;
   /// Defined function symbols of this object -> index in Inputs.Functions.
   std::map<DataRefImpl, size_t> FunctionIndex;
@@ -142,7 +143,7 @@ StringRef kiln::getSplitParentName(StringRef SymbolName) {
 Error ObjectReader::readFunctions() {
   // In ELF symbol tables an STT_FILE symbol precedes the local symbols of
   // its file, in objects and in linked binaries alike.
-  std::string CurrentFile;
+  StringRef CurrentFile; // Saved in Inputs.
   unsigned NumFiles = 0;
   for (const SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
@@ -154,7 +155,7 @@ Error ObjectReader::readFunctions() {
     }
     if (*Type == SymbolRef::ST_File && isa<ELFObjectFileBase>(Obj)) {
       if (Expected<StringRef> FileName = Sym.getName())
-        CurrentFile = FileName->str();
+        CurrentFile = Inputs.save(*FileName);
       else
         consumeError(FileName.takeError());
       ++NumFiles;
@@ -188,10 +189,10 @@ Error ObjectReader::readFunctions() {
     if (isa<MachOObjectFile>(Obj) && !Name->starts_with("_"))
       continue;
     InputFunction F;
-    F.Name = Name->str();
+    F.Name = Inputs.save(*Name);
     F.Object = Where;
     if (Expected<StringRef> SecName = (*Section)->getName())
-      F.Section = SecName->str();
+      F.Section = Inputs.save(*SecName);
     else
       consumeError(SecName.takeError());
     F.SplitFrom = SplitFrom.str();
@@ -577,10 +578,18 @@ Error kiln::readLinkerInputMember(StringRef Path, StringRef Member,
       });
 }
 
+StringRef LinkerInputs::save(StringRef S) {
+  if (S.empty())
+    return StringRef();
+  char *Copy = Strings->Allocate<char>(S.size());
+  std::memcpy(Copy, S.data(), S.size());
+  return StringRef(Copy, S.size());
+}
+
 std::string kiln::getNodeKey(const InputFunction &F) {
   if (!F.IsLocal)
-    return F.Name;
-  return F.Object + ":" + F.Name;
+    return F.Name.str();
+  return (F.Object + ":" + F.Name).str();
 }
 
 void kiln::addToCallGraph(const LinkerInputs &Inputs, layout::CallGraph &G,

@@ -10,9 +10,12 @@
 
 #include "LayoutTestUtils.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+using namespace llvm;
 using namespace kiln::layout;
 using testing::ElementsAreArray;
 using testing::IsEmpty;
@@ -101,6 +104,38 @@ TEST(CallChainClustering, TiesBreakByNodeId) {
   std::vector<Edge> Reversed = {{0, 2, 50}, {1, 2, 50}};
   EXPECT_THAT(computeC3Order(Sizes, Counts, Reversed),
               ElementsAreArray({0, 2, 1, 3}));
+}
+
+TEST(CallChainClustering, StreamedEdgesGiveTheSameOrder) {
+  // A pseudo-random graph with duplicate pairs, self-calls and zero counts:
+  // the edges as an array, and streamed backwards (as a caller renumbering
+  // a larger graph's edges would), give one order.
+  std::vector<uint64_t> Sizes, Counts;
+  std::vector<Edge> Edges;
+  uint64_t State = 1;
+  auto Next = [&] { return State = State * 6364136223846793005u + 1; };
+  for (unsigned N = 0; N < 300; ++N) {
+    Sizes.push_back(Next() >> 54);
+    Counts.push_back(Next() >> 58);
+  }
+  for (unsigned I = 0; I < 1500; ++I)
+    Edges.push_back(
+        {NodeId(Next() >> 33) % 300, NodeId(Next() >> 33) % 300, Next() >> 57});
+  C3Config Config;
+  Config.MaxClusterSize = 4096;
+  std::vector<NodeId> Order = computeC3Order(Sizes, Counts, Edges, Config);
+  unsigned Visited = 0;
+  EXPECT_THAT(computeC3OrderOfStream(
+                  Sizes, Counts,
+                  [&](function_ref<void(const Edge &)> Visit) {
+                    for (const Edge &E : llvm::reverse(Edges)) {
+                      ++Visited;
+                      Visit(E);
+                    }
+                  },
+                  Config),
+              ElementsAreArray(Order));
+  EXPECT_EQ(Visited, Edges.size()); // Read once.
 }
 
 TEST(CallChainClustering, DisconnectedNodesAndZeroCounts) {

@@ -19,11 +19,12 @@ namespace {
 
 InputFunction fn(StringRef Name, StringRef Object, bool IsLocal,
                  StringRef SourceFile = "") {
+  // The tests' names are literals: they outlive the functions.
   InputFunction F;
-  F.Name = Name.str();
-  F.Object = Object.str();
+  F.Name = Name;
+  F.Object = Object;
   F.IsLocal = IsLocal;
-  F.SourceFile = SourceFile.str();
+  F.SourceFile = SourceFile;
   return F;
 }
 

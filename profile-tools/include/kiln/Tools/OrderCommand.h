@@ -40,7 +40,9 @@ struct OrderCommandOptions {
   bool SkipSharedNames = false;
   std::string Output = "-"; ///< The ordering file ("-": stdout).
   std::string ReportPath;   ///< JSON report, if non-empty.
-  std::string CommandLine;  ///< For the file header.
+  /// Print the time and memory of each phase to the diagnostics stream.
+  bool TimePhases = false;
+  std::string CommandLine; ///< For the file header.
 };
 
 /// Runs `kiln order`. \returns an error (naming the file) for unusable

@@ -30,6 +30,7 @@
 #include "kiln/Layout/CallGraph.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <vector>
@@ -70,6 +71,20 @@ std::vector<NodeId> computeC3Order(llvm::ArrayRef<uint64_t> Sizes,
                                    llvm::ArrayRef<uint64_t> Counts,
                                    llvm::ArrayRef<Edge> Edges,
                                    const C3Config &Config = C3Config());
+
+/// Calls its argument on every edge, once, in any order.
+using EdgeStream =
+    llvm::function_ref<void(llvm::function_ref<void(const Edge &)>)>;
+
+/// computeC3Order over the edges \p ForEachEdge produces. C3 reads each
+/// edge once, so a caller whose edges are not yet in the nodes' numbering
+/// (a subgraph of a larger graph, millions of calls) can renumber them as
+/// they are read instead of copying them first. Same result as
+/// computeC3Order over the same edges.
+std::vector<NodeId> computeC3OrderOfStream(llvm::ArrayRef<uint64_t> Sizes,
+                                           llvm::ArrayRef<uint64_t> Counts,
+                                           EdgeStream ForEachEdge,
+                                           const C3Config &Config = C3Config());
 
 } // namespace kiln::layout
 

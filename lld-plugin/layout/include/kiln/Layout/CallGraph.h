@@ -23,11 +23,16 @@
 #ifndef KILN_LAYOUT_CALLGRAPH_H
 #define KILN_LAYOUT_CALLGRAPH_H
 
+#include "kiln/Layout/NameIndex.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/CachedHashString.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 
 #include <cstdint>
 #include <string>
@@ -49,11 +54,11 @@ enum class ScenarioKind {
 /// \returns "startup" or "steady".
 llvm::StringRef getScenarioKindName(ScenarioKind Kind);
 
-/// A function.
+/// A function. Its strings belong to the CallGraph (valid while it lives).
 struct Node {
-  std::string Name;   ///< Key given by the adapter (profile or symbol name).
-  std::string Origin; ///< Object, file or section it came from; may be "".
-  uint64_t Size = 0;  ///< Code size in bytes; 0 when unknown.
+  llvm::StringRef Name;   ///< Key given by the adapter (profile or symbol).
+  llvm::StringRef Origin; ///< Object, file or section it came from; may be "".
+  uint64_t Size = 0;      ///< Code size in bytes; 0 when unknown.
 };
 
 /// A call edge with its count in one scenario.
@@ -114,10 +119,19 @@ public:
   /// (one edge per pair; self-calls are kept: they matter to no layout but
   /// are part of the profile).
   void addEdge(ScenarioId S, NodeId Caller, NodeId Callee, uint64_t Count);
-  /// Adds many edges at once, with addEdge's meaning, in O(E log E) without
+  /// Adds many edges at once, with addEdge's meaning, in O(E + N) without
   /// per-edge hashing: the way to load millions of edges. The scenario's
   /// edges are left sorted by (caller, callee).
   void addEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges);
+  /// As addEdges, for edges whose endpoints are indices into \p NodeOf,
+  /// which maps them to nodes; an edge with an endpoint mapped to
+  /// InvalidNode is left out. Spares the caller a renumbered copy of
+  /// millions of edges.
+  void addEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges,
+                llvm::ArrayRef<NodeId> NodeOf);
+  /// Makes room for \p N nodes in all: when the number is known, this
+  /// spares growing the node table and the name index step by step.
+  void reserveNodes(size_t N);
   /// Appends a temporal trace to scenario \p S.
   void addTrace(ScenarioId S, Trace T);
 
@@ -136,14 +150,34 @@ public:
   /// \returns the edges of all scenarios merged, counts scaled by the
   /// scenarios' weights, sorted by (caller, callee).
   std::vector<Edge> getWeightedEdges() const;
+  /// Calls \p Visit on each edge getWeightedEdges returns, in its order,
+  /// without building the list when a single scenario's edges are it
+  /// already (as addEdges leaves them).
+  void forEachWeightedEdge(llvm::function_ref<void(const Edge &)> Visit) const;
   /// \returns, per node, whether it was executed in scenario \p S: a
   /// non-zero count, an edge with a non-zero count touching it, or a trace
   /// entry. Linear in the scenario's size.
   llvm::BitVector getExecuted(ScenarioId S) const;
 
 private:
+  /// \returns a copy of \p S owned by the graph; origins, which many nodes
+  /// share, are stored once.
+  llvm::StringRef saveName(llvm::StringRef S);
+  llvm::StringRef saveOrigin(llvm::StringRef S);
+  template <typename MapT>
+  void addMappedEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges, MapT Map);
+  /// Whether the only scenario's edges, scaled, are the weighted edges.
+  bool hasWeightedEdgesInPlace() const;
+  std::vector<Edge> mergeWeightedEdges() const;
+
   std::vector<Node> Nodes;
-  llvm::StringMap<NodeId> NodeByName;
+  /// Holds the bytes of node names and origins: one allocation per slab
+  /// rather than per string, and nodes stay small.
+  llvm::BumpPtrAllocator Strings;
+  /// Node names -> nodes.
+  NameIndex NodeByName;
+  /// The distinct origins, in Strings.
+  llvm::DenseSet<llvm::CachedHashStringRef> Origins;
   std::vector<Scenario> Scenarios;
   /// Per scenario: (caller, callee) -> index into Scenario::Edges. Built on
   /// the first addEdge after a bulk addEdges, which does not keep it.

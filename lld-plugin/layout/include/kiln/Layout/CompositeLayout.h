@@ -52,6 +52,7 @@
 #include "kiln/Layout/CallChainClustering.h"
 #include "kiln/Layout/CallGraph.h"
 #include "kiln/Layout/PettisHansen.h"
+#include "kiln/Layout/PhaseTimes.h"
 #include "kiln/Layout/TracePartitioning.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -185,12 +186,14 @@ struct CompositeLayout {
   }
 };
 
-/// Computes Kiln's layout of \p G.
+/// Computes Kiln's layout of \p G, timing its phases into \p Times if not
+/// null.
 /// \returns every executed node once (and the cold ones with
 /// PlaceColdNodes), independent of thread count and hash seeds.
 CompositeLayout computeCompositeLayout(
     const CallGraph &G,
-    const CompositeLayoutConfig &Config = CompositeLayoutConfig());
+    const CompositeLayoutConfig &Config = CompositeLayoutConfig(),
+    PhaseTimes *Times = nullptr);
 
 /// \returns the hot threshold of \p Heat: the smallest heat among the
 /// hottest nodes that together reach \p Cutoff parts per million of the

@@ -77,6 +77,8 @@ struct PlanOptions {
   bool UseObjectCallGraph = true;
   /// lld edge lists (linker names), as one more steady-state scenario.
   std::vector<std::shared_ptr<const EdgeListData>> EdgeLists;
+  /// Where to time the phases of planning (`--time-phases`); none if null.
+  layout::PhaseTimes *Times = nullptr;
 };
 
 /// How one profile mapped onto the inputs.

@@ -23,9 +23,11 @@
 #include "kiln/Layout/CallGraph.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,14 +39,18 @@ enum class ObjectFormat { Unknown, ELF, COFF, MachO };
 /// \returns "ELF", "COFF", "Mach-O" or "unknown".
 llvm::StringRef getObjectFormatName(ObjectFormat Format);
 
-/// A function symbol defined in a linker input.
+/// A function symbol defined in a linker input. Its strings are views: those
+/// of LinkerInputs::Functions live in the inputs' storage (LinkerInputs::save),
+/// so that a million functions are a million small records, not four
+/// million strings.
 struct InputFunction {
-  std::string Name;    ///< As in the symbol table (Mach-O '_', COFF decorated).
-  std::string Object;  ///< `path` or `archive(member)`.
-  std::string Section; ///< Name of the section that holds it.
+  llvm::StringRef Name;    ///< As in the symbol table (Mach-O '_', COFF
+                           ///< decorated).
+  llvm::StringRef Object;  ///< `path` or `archive(member)`.
+  llvm::StringRef Section; ///< Name of the section that holds it.
   /// The source file it was compiled from, when the object says (an ELF
   /// STT_FILE symbol before it); "" otherwise.
-  std::string SourceFile;
+  llvm::StringRef SourceFile;
   uint64_t Size = 0; ///< Bytes (ELF st_size; else up to the next symbol).
   /// The symbol's address: its virtual address in a linked binary, its
   /// offset in its section in a relocatable object.
@@ -77,6 +83,10 @@ struct InputCallEdge {
 
 /// What a set of linker inputs defines and the call graph they record.
 struct LinkerInputs {
+  /// \returns a copy of \p S that lives as long as these inputs or any
+  /// copy of them: where the strings of Functions are kept.
+  llvm::StringRef save(llvm::StringRef S);
+
   ObjectFormat Format = ObjectFormat::Unknown;
   std::vector<InputFunction> Functions;
   std::vector<InputCallEdge> Edges;
@@ -86,6 +96,11 @@ struct LinkerInputs {
   unsigned NumObjects = 0;
   /// ... of which relocatable objects (the rest are linked binaries).
   unsigned NumRelocatable = 0;
+
+private:
+  /// The bytes of the saved strings; shared by copies.
+  std::shared_ptr<llvm::BumpPtrAllocator> Strings =
+      std::make_shared<llvm::BumpPtrAllocator>();
 };
 
 /// Reads the object or archive at \p Path into \p Inputs. All inputs of one

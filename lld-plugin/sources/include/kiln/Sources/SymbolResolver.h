@@ -26,9 +26,11 @@
 
 #include "kiln/Sources/LinkerInputs.h"
 
-#include "llvm/ADT/StringMap.h"
+#include "kiln/Layout/NameIndex.h"
+
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -69,14 +71,27 @@ struct Resolution {
 /// Resolves profile names against the functions of a set of linker inputs.
 class SymbolResolver {
 public:
+  /// Indexes the functions of \p Inputs, which must outlive the resolver
+  /// and keep their names (the index points into them).
   explicit SymbolResolver(const LinkerInputs &Inputs);
 
   Resolution resolve(llvm::StringRef ProfileName) const;
 
 private:
+  static constexpr uint32_t None = ~uint32_t(0);
+
+  /// \returns the base name of function \p Index.
+  llvm::StringRef getBaseNameOf(uint32_t Index) const;
+
   const LinkerInputs &Inputs;
-  /// Base name -> indices into Inputs.Functions, in input order.
-  llvm::StringMap<std::vector<size_t>> ByBaseName;
+  /// The functions of a base name are a list in input order, threaded
+  /// through NextSameBase: no allocation per name. The index files each
+  /// base name under its first function.
+  layout::NameIndex ByBaseName;
+  /// Per function: the next function of its base name, or None.
+  std::vector<uint32_t> NextSameBase;
+  /// Per first function of a base name: the last one (while indexing).
+  std::vector<uint32_t> LastSameBase;
 };
 
 } // namespace kiln
