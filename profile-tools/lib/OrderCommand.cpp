@@ -121,13 +121,17 @@ static Error runOrder(const OrderCommandOptions &Opts,
   OrderFileReport Report;
   if (Opts.WriteEdgeList) {
     std::vector<NamedEdge> Edges;
-    for (const layout::Edge &E : Planned->Graph.getWeightedEdges()) {
+    size_t MaxEdges = 0; // Reserving address space only: be generous.
+    for (const layout::Scenario &S : Planned->Graph.getScenarios())
+      MaxEdges += S.Edges.size();
+    Edges.reserve(MaxEdges);
+    Planned->Graph.forEachWeightedEdge([&](const layout::Edge &E) {
       int64_t Caller = Planned->FunctionOfNode[E.Caller];
       int64_t Callee = Planned->FunctionOfNode[E.Callee];
       if (Caller >= 0 && Callee >= 0 && E.Count > 0 && Caller != Callee)
         Edges.push_back({size_t(Caller), size_t(Callee), E.Count});
-    }
-    Report = writeEdgeList(Inputs, Edges, FileOpts, Out.os());
+    });
+    Report = writeEdgeList(Inputs, std::move(Edges), FileOpts, Out.os());
   } else {
     Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, Out.os());
   }

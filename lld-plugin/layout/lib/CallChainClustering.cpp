@@ -10,8 +10,9 @@
 /// Call-chain clustering after Ottoni and Maher, CGO 2017 (the algorithm of
 /// lld/ELF/CallGraphSort.cpp, written again here over plain arrays). Clusters
 /// are circular linked lists threaded through per-node Next/Prev indices and
-/// found through a union-find with path halving, so the whole run is
-/// O(E + N log N) and allocates O(N).
+/// found through a union-find with path halving, and clusters are sorted by
+/// density with a radix sort, so the whole run is about O(E + N) and
+/// allocates O(N); the edges are read once, from an array or a stream.
 ///
 //===----------------------------------------------------------------------===//
 

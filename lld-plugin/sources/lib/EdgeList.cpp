@@ -10,9 +10,9 @@
 
 #include "EdgeListParser.h"
 
+#include "kiln/Layout/NameIndex.h"
 #include "kiln/Sources/LinkerInputs.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
@@ -67,8 +67,9 @@ kiln::loadEdgeLists(ArrayRef<std::string> Paths) {
 void kiln::addEdgeListFunctions(
     ArrayRef<std::shared_ptr<const EdgeListData>> Lists, LinkerInputs &Inputs) {
   // One list's names are unique already; several lists may repeat names.
-  StringSet<> Seen;
+  layout::NameIndex Seen;
   bool Dedupe = Lists.size() > 1;
+  auto NameOf = [&](uint32_t I) { return Inputs.Functions[I].Name; };
   if (Inputs.Format == ObjectFormat::Unknown)
     Inputs.Format = ObjectFormat::ELF;
   size_t NumNames = 0;
@@ -77,7 +78,9 @@ void kiln::addEdgeListFunctions(
   Inputs.Functions.reserve(Inputs.Functions.size() + NumNames);
   for (const std::shared_ptr<const EdgeListData> &List : Lists)
     for (StringRef Name : List->Names) {
-      if (Dedupe && !Seen.insert(Name).second)
+      if (Dedupe && !Seen.insert(Name, layout::NameIndex::hash(Name),
+                                 uint32_t(Inputs.Functions.size()), NameOf)
+                         .second)
         continue;
       InputFunction F;
       F.Name = Inputs.save(Name);

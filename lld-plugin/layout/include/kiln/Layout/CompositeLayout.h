@@ -40,7 +40,7 @@
 /// graphs with five calls per function: 1 s for 10,000 functions, 70 s for
 /// 100,000 on this project's build machine), so it only ever sees the
 /// MaxCDSortNodes hottest nodes of a group; the rest of the group follows,
-/// ordered by C3, and the result says so. C3 (O(E + N log N)),
+/// ordered by C3, and the result says so. C3 (about O(E + N)),
 /// Pettis-Hansen (O(E log E)) and balanced partitioning (O(M log^2 N) for M
 /// utility-node entries) scale near-linearly.
 ///
