@@ -15,7 +15,9 @@ with two additions that do not change the program:
   -Wl,-mllvm,-print-imports     one "<module>: Import <name> from <module>"
                                 line per definition a backend imported
 
-and the output redirected to <work-dir>/import-stats/<config>/.  The imports
+and the output redirected to <work-dir>/import-stats/<config>/.  Round r
+links every configuration once, in the order rotated by r, so that all share
+the drift of a shared machine's load.  The imports
 are counted in one more link with --thinlto-jobs=1 (parallel backends
 interleave their -print-imports lines); the thin link is deterministic, so
 they are the same in every link.  The times are the minimum over the rounds
@@ -155,37 +157,47 @@ def run_link(config: str, cmd: Sequence[str], log: Path) -> tuple[str, float]:
     return stderr.decode(errors="replace"), usage.ru_utime + usage.ru_stime
 
 
-def measure(config: str, work: Path, rounds: int, nm: str) -> dict:
-    cdir = work / "configs" / slug(config)
-    log = cdir / "logs" / "link.log"
-    if not log.is_file():
-        raise StatsError("[%s] no link log %s: run bench/run.py with this "
-                         "configuration first" % (config, log))
-    cmd = read_link_command(log.read_text(errors="replace"))
-    out_dir = work / "import-stats" / slug(config)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    trace_file = out_dir / "link.time-trace.json"
-    exe = out_dir / "program"
-    count_cmd = with_one_backend_thread(
-        redirect_output(cmd, exe, ["-Wl,-mllvm,-print-imports"]))
-    imports = parse_imports(run_link(config, count_cmd, out_dir / "count-link.log")[0])
-    time_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % trace_file])
-    best: dict[str, Optional[float]] = {"thin_link_s": None, "backends_s": None,
-                                        "link_cpu_s": None, "link_wall_s": None}
-    for _ in range(rounds):
+class ConfigLinks:
+    """One configuration's link, prepared: its import count is taken at once
+    (one link), its timing rounds are run by the caller, interleaved with
+    the other configurations' so that all share the machine's load drift."""
+
+    def __init__(self, config: str, work: Path, nm: str):
+        self.config = config
+        log = work / "configs" / slug(config) / "logs" / "link.log"
+        if not log.is_file():
+            raise StatsError("[%s] no link log %s: run bench/run.py with this "
+                             "configuration first" % (config, log))
+        cmd = read_link_command(log.read_text(errors="replace"))
+        self.out_dir = work / "import-stats" / slug(config)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.trace_file = self.out_dir / "link.time-trace.json"
+        exe = self.out_dir / "program"
+        count_cmd = with_one_backend_thread(
+            redirect_output(cmd, exe, ["-Wl,-mllvm,-print-imports"]))
+        imports = parse_imports(
+            run_link(config, count_cmd, self.out_dir / "count-link.log")[0])
+        nm_out = subprocess.run([nm, str(exe)], capture_output=True, text=True).stdout
+        self.row: dict = {"config": config, "imports": len(imports),
+                          **count_kinds(imports, symbol_types(nm_out))}
+        self.time_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % self.trace_file])
+        self.samples: dict[str, list[float]] = {
+            "thin_link_s": [], "backends_s": [], "link_cpu_s": [], "link_wall_s": []}
+
+    def time_once(self) -> None:
         t0 = time.monotonic()
-        _, cpu = run_link(config, time_cmd, out_dir / "link.log")
+        _, cpu = run_link(self.config, self.time_cmd, self.out_dir / "link.log")
         wall = time.monotonic() - t0
-        times = parse_time_trace(json.loads(trace_file.read_text()))
+        times = parse_time_trace(json.loads(self.trace_file.read_text()))
         times["link_cpu_s"] = cpu
         times["link_wall_s"] = wall
         for key, value in times.items():
-            if value is not None and (best[key] is None or value < best[key]):
-                best[key] = value
-    nm_out = subprocess.run([nm, str(exe)], capture_output=True, text=True).stdout
-    kinds = count_kinds(imports, symbol_types(nm_out))
-    return {"config": config, "imports": len(imports), **kinds,
-            **{k: (round(v, 4) if v is not None else None) for k, v in best.items()}}
+            if value is not None:
+                self.samples[key].append(value)
+
+    def result(self) -> dict:
+        return {**self.row, **{k: (round(min(v), 4) if v else None)
+                               for k, v in self.samples.items()}}
 
 
 def markdown(rows: Sequence[dict]) -> str:
@@ -212,7 +224,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--configs", required=True,
                     help="comma-separated configurations (bench/run.py names)")
     ap.add_argument("--rounds", type=int, default=3,
-                    help="links per configuration; times are the minimum (default 3)")
+                    help="timed links per configuration, interleaved; times are "
+                         "the minimum (default 3)")
     ap.add_argument("--llvm-bin", default=DEFAULT_LLVM_BIN,
                     help="directory of llvm-nm (default: %(default)s)")
     ap.add_argument("--json", help="also write the rows to this JSON file")
@@ -220,12 +233,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
     work = Path(args.work_dir)
-    rows = []
     try:
+        links = []
         for config in [c for c in args.configs.split(",") if c]:
-            print("import_stats: %s" % config, file=sys.stderr, flush=True)
-            rows.append(measure(config, work, args.rounds,
-                                str(Path(args.llvm_bin) / "llvm-nm")))
+            print("import_stats: %s: counting imports" % config, file=sys.stderr, flush=True)
+            links.append(ConfigLinks(config, work, str(Path(args.llvm_bin) / "llvm-nm")))
+        # Round r times the configurations rotated by r (A B C, B C A, ...).
+        for r in range(args.rounds):
+            for link in links[r % len(links):] + links[:r % len(links)]:
+                print("import_stats: round %d: %s" % (r + 1, link.config),
+                      file=sys.stderr, flush=True)
+                link.time_once()
+        rows = [link.result() for link in links]
     except StatsError as e:
         print("import_stats: error: %s" % e, file=sys.stderr)
         return 1
