@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Support/ConfigurationDigest.h"
+#include "ScopedEnv.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -52,25 +53,7 @@ private:
   SmallString<128> Path;
 };
 
-/// Sets an environment variable for the scope of a test.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name))
-      OldValue = Old;
-    ::setenv(Name, Value, /*overwrite=*/1);
-  }
-  ~ScopedEnv() {
-    if (OldValue)
-      ::setenv(Name, OldValue->c_str(), /*overwrite=*/1);
-    else
-      ::unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  std::optional<std::string> OldValue;
-};
+using kiln::test::ScopedEnv;
 
 std::string digestOf(StringRef Plugin, std::vector<std::string> Options) {
   kiln::StableDigest Digest;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Support/PluginLocation.h"
+#include "ScopedEnv.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,25 +24,7 @@ namespace {
 
 static int AddressInTest;
 
-/// Sets an environment variable for the scope of a test.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name))
-      OldValue = Old;
-    ::setenv(Name, Value, /*overwrite=*/1);
-  }
-  ~ScopedEnv() {
-    if (OldValue)
-      ::setenv(Name, OldValue->c_str(), /*overwrite=*/1);
-    else
-      ::unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  std::optional<std::string> OldValue;
-};
+using kiln::test::ScopedEnv;
 
 TEST(PluginLocation, BundledPathIsLibBesideBin) {
   // The test binary lives in <build>/test/Unit/Support; the rule is the same
