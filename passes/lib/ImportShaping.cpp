@@ -102,13 +102,13 @@ namespace {
 enum class Refusal {
   None,
   DefinedHere,     ///< The callee's body is in this module already.
+  NotPromotable,   ///< A value-profile target ICP will not promote.
   ZeroEntryCaller, ///< A hot count in a function entered 0 times.
   OptNoneCaller,   ///< Nothing is inlined into an optnone function.
   SizeCaller,      ///< optsize/minsize: the inliner gives no hot threshold.
   NoInlineCall,    ///< The call site says noinline.
   NoInlineCallee,  ///< The callee's declaration says noinline.
   LibraryFunction, ///< A C/C++ library function: not in any summary.
-  NotPromotable,   ///< A value-profile target ICP will not promote.
 };
 
 /// One callee of one caller over all its call sites: the summary's edge.
