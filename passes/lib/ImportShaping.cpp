@@ -102,6 +102,7 @@ namespace {
 enum class Refusal {
   None,
   DefinedHere,     ///< The callee's body is in this module already.
+  NotPromotable,   ///< A value-profile target ICP will not promote.
   ZeroEntryCaller, ///< A hot count in a function entered 0 times.
   OptNoneCaller,   ///< Nothing is inlined into an optnone function.
   SizeCaller,      ///< optsize/minsize: the inliner gives no hot threshold.
@@ -160,9 +161,9 @@ private:
   void addCallSite(MapVector<GlobalValue::GUID, EdgeRecord> &Edges,
                    CallBase &CB, GlobalValue *Callee, GlobalValue::GUID Guid,
                    bool DefinedHere, std::optional<uint64_t> Count,
-                   bool Indirect);
+                   bool Indirect, bool Promotable = true);
   Refusal getRefusal(CallBase &CB, const GlobalValue *Callee, bool DefinedHere,
-                     bool Indirect);
+                     bool Indirect, bool Promotable);
   CallSiteCounts getCallSiteCounts(Function &F);
   std::optional<uint64_t> getCallCount(CallBase &CB);
   StringRef getTemperature(uint64_t Count) const;
@@ -206,6 +207,9 @@ static StringRef getRefusalReason(Refusal Why) {
     return "the callee is noinline";
   case Refusal::LibraryFunction:
     return "it is a library function";
+  case Refusal::NotPromotable:
+    return "indirect-call promotion will not promote it (its share of the "
+           "call's targets is too small)";
   }
   llvm_unreachable("unknown Refusal");
 }
@@ -311,10 +315,15 @@ void ImportShaper::reportInconsistentEntryCounts() {
 }
 
 Refusal ImportShaper::getRefusal(CallBase &CB, const GlobalValue *Callee,
-                                 bool DefinedHere, bool Indirect) {
+                                 bool DefinedHere, bool Indirect,
+                                 bool Promotable) {
   Function &Caller = *CB.getFunction();
   if (DefinedHere)
     return Refusal::DefinedHere;
+  // The backend can inline an indirect-call target only once ICP has made
+  // the call direct.
+  if (!Promotable)
+    return Refusal::NotPromotable;
   if (Caller.getEntryCount()->getCount() == 0)
     return Refusal::ZeroEntryCaller;
   if (Caller.hasOptNone())
@@ -345,7 +354,8 @@ Refusal ImportShaper::getRefusal(CallBase &CB, const GlobalValue *Callee,
 void ImportShaper::addCallSite(MapVector<GlobalValue::GUID, EdgeRecord> &Edges,
                                CallBase &CB, GlobalValue *Callee,
                                GlobalValue::GUID Guid, bool DefinedHere,
-                               std::optional<uint64_t> Count, bool Indirect) {
+                               std::optional<uint64_t> Count, bool Indirect,
+                               bool Promotable) {
   EdgeRecord &Edge = Edges[Guid];
   Edge.Guid = Guid;
   if (Callee)
@@ -361,7 +371,7 @@ void ImportShaper::addCallSite(MapVector<GlobalValue::GUID, EdgeRecord> &Edges,
   }
   if (!isHotForImport(*Count))
     return;
-  Refusal Why = getRefusal(CB, Callee, DefinedHere, Indirect);
+  Refusal Why = getRefusal(CB, Callee, DefinedHere, Indirect, Promotable);
   if (Why == Refusal::None) {
     if (!Edge.MarkSite || *Count > Edge.MarkCount) {
       Edge.MarkSite = &CB;
@@ -399,21 +409,21 @@ bool ImportShaper::shapeCalls(Function &Caller) {
       }
       if (isa<Constant>(Called))
         continue;
-      // An indirect call: the targets indirect-call promotion will promote
-      // (the same analysis and thresholds as the backend's ICP), each with
-      // its own count.
+      // An indirect call: an edge per value-profile target, as the summary
+      // makes them; only the first NumCandidates are ones the backend's
+      // indirect-call promotion will promote (the same analysis and
+      // thresholds), each with its own count.
       uint64_t TotalCount;
       uint32_t NumCandidates;
-      MutableArrayRef<InstrProfValueData> Candidates =
+      MutableArrayRef<InstrProfValueData> Targets =
           ICallAnalysis.getPromotionCandidatesForInstruction(CB, TotalCount,
                                                              NumCandidates);
-      for (const InstrProfValueData &Candidate :
-           Candidates.take_front(NumCandidates)) {
-        Function *Known = FunctionsByGuid.lookup(Candidate.Value);
+      for (const auto &[Index, Target] : enumerate(Targets)) {
+        Function *Known = FunctionsByGuid.lookup(Target.Value);
         bool DefinedHere = Known && !Known->isDeclaration();
-        GlobalValue::GUID Guid = Known ? Known->getGUID() : Candidate.Value;
-        addCallSite(Edges, *CB, Known, Guid, DefinedHere, Candidate.Count,
-                    /*Indirect=*/true);
+        GlobalValue::GUID Guid = Known ? Known->getGUID() : Target.Value;
+        addCallSite(Edges, *CB, Known, Guid, DefinedHere, Target.Count,
+                    /*Indirect=*/true, /*Promotable=*/Index < NumCandidates);
       }
     }
   }

@@ -38,7 +38,9 @@
 
 ;; llvm-dis lists the summary's entries by GUID; the numbers are captured
 ;; where they first appear.
-; CHECK:      ^[[STRLEN:[0-9]+]] = gv: (name: "strlen")
+; CHECK:      gv: (name: "spread", {{.*}} calls: ((callee: ^[[EXT_VTARGET:[0-9]+]], hotness: hot), (callee: ^[[EXT_SPREAD:[0-9]+]], hotness: hot))))) ;
+; CHECK-NEXT: ^[[STRLEN:[0-9]+]] = gv: (name: "strlen")
+; CHECK-NEXT: ^[[EXT_SPREAD]] = gv: (guid: 3526342565314271212)
 ; CHECK-NEXT: gv: (name: "never", {{.*}} calls: ((callee: ^[[EXT_HOT:[0-9]+]], hotness: cold))))) ;
 ; CHECK-NEXT: ^[[EXT_SIZED:[0-9]+]] = gv: (name: "ext_sized")
 ; CHECK-NEXT: ^[[EXT_COLD:[0-9]+]] = gv: (name: "ext_cold")
@@ -48,7 +50,7 @@
 ; CHECK-NEXT: ^[[EXT_HOT]] = gv: (name: "ext_hot")
 ; CHECK-NEXT: ^[[EXT_WARM:[0-9]+]] = gv: (name: "ext_warm")
 ; CHECK-NEXT: ^[[EXT_NOINLINE_SITE:[0-9]+]] = gv: (name: "ext_noinline_site")
-; CHECK-NEXT: ^[[EXT_VTARGET:[0-9]+]] = gv: (guid: 10724711285577877757)
+; CHECK-NEXT: ^[[EXT_VTARGET]] = gv: (guid: 10724711285577877757)
 ;; optsize: the inliner gives no hot threshold there, the edge stays hot.
 ; CHECK-NEXT: gv: (name: "sized", {{.*}} calls: ((callee: ^[[EXT_SIZED]], hotness: hot))))) ;
 ;; A hot indirect-call target in a function entered 0 times: contradictory,
@@ -70,6 +72,8 @@
 ; REMARK-NEXT: remark: <unknown>:0:0: ext_very_hot marked for import into busy: hot call site (count 6000, hot threshold 1000), critical edge
 ; REMARK-NEXT: remark: <unknown>:0:0: ext_hot stays out of import into never: cold call sites (count 0, cold threshold 1), a cold edge the importer does not take
 ; REMARK-NEXT: remark: <unknown>:0:0: GUID 10724711285577877757 not marked for import into zero_vp: hot indirect-call target (count 1500, hot threshold 1000), but the caller's entry count is 0 (the profile contradicts itself)
+; REMARK-NEXT: remark: <unknown>:0:0: GUID 10724711285577877757 not marked for import into spread: hot indirect-call target (count 2500, hot threshold 1000), but indirect-call promotion will not promote it (its share of the call's targets is too small)
+; REMARK-NEXT: remark: <unknown>:0:0: GUID 3526342565314271212 not marked for import into spread: hot indirect-call target (count 2000, hot threshold 1000), but indirect-call promotion will not promote it (its share of the call's targets is too small)
 
 ; YAML:      --- !Passed
 ; YAML-NEXT: Pass:            kiln-import-shaping
@@ -177,6 +181,14 @@ define i32 @zero_vp(ptr %fp) !prof !22 {
   ret i32 %r
 }
 
+; Two hot targets (2500 and 2000 of 10000 calls), neither of which
+; indirect-call promotion promotes (the first has less than 30% of the
+; calls): the backend cannot inline them, so they stay hot.
+define i32 @spread(ptr %fp) !prof !20 {
+  %r = call i32 %fp(i32 1), !prof !32
+  ret i32 %r
+}
+
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"ProfileSummary", !1}
 !1 = !{!2, !3, !4, !5, !6, !7, !8, !9}
@@ -199,3 +211,4 @@ define i32 @zero_vp(ptr %fp) !prof !22 {
 !24 = !{!"branch_weights", i32 500, i32 1500}
 !30 = !{!"VP", i32 0, i64 2000, i64 10724711285577877757, i64 1000, i64 6415311669001166189, i64 1000}
 !31 = !{!"VP", i32 0, i64 1500, i64 10724711285577877757, i64 1500}
+!32 = !{!"VP", i32 0, i64 10000, i64 10724711285577877757, i64 2500, i64 3526342565314271212, i64 2000}

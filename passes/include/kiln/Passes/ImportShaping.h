@@ -20,7 +20,8 @@
 ///    multiplier. The same for the promotable targets of a hot indirect call
 ///    (its value profile) that are defined elsewhere;
 ///  - hot call sites the backend cannot inline (a `noinline` call or callee,
-///    an `optnone` or size-optimized caller, a library function) and callees
+///    an `optnone` or size-optimized caller, a library function, an
+///    indirect-call target that promotion will not make direct) and callees
 ///    defined in this module are left alone, with a missed remark;
 ///  - cold call sites already make `cold` edges, which the importer never
 ///    takes (`-import-cold-multiplier` is 0); Kiln says so in an analysis
