@@ -40,13 +40,16 @@ StringRef CallGraph::saveName(StringRef S) {
 StringRef CallGraph::saveOrigin(StringRef S) {
   if (S.empty())
     return StringRef();
+  // Nodes come object by object: most have the last node's origin.
+  if (S == LastOrigin)
+    return LastOrigin;
   CachedHashStringRef Key(S);
   auto It = Origins.find(Key);
   if (It != Origins.end())
-    return It->val();
+    return LastOrigin = It->val();
   StringRef Saved = saveName(S);
   Origins.insert(CachedHashStringRef(Saved, Key.hash()));
-  return Saved;
+  return LastOrigin = Saved;
 }
 
 NodeId CallGraph::getOrAddNode(StringRef Name, uint64_t Size,

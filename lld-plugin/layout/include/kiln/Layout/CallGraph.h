@@ -178,6 +178,8 @@ private:
   NameIndex NodeByName;
   /// The distinct origins, in Strings.
   llvm::DenseSet<llvm::CachedHashStringRef> Origins;
+  /// The origin saved last (in Strings).
+  llvm::StringRef LastOrigin;
   std::vector<Scenario> Scenarios;
   /// Per scenario: (caller, callee) -> index into Scenario::Edges. Built on
   /// the first addEdge after a bulk addEdges, which does not keep it.
