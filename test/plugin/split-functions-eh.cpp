@@ -18,14 +18,14 @@
 // RUN: llvm-dwarfdump --verify %t/split | FileCheck %s --check-prefix=DWARF
 // RUN: llvm-dwarfdump --debug-info --name=work --show-children=0 %t/split \
 // RUN:   | FileCheck %s --check-prefix=RANGES
-// RUN: llvm-nm %t/split | grep ' _Z4worki.cold$' | cut -d' ' -f1 | sed
-// 's/^/0x/' \ RUN:   | llvm-symbolizer --obj=%t/split | FileCheck %s
-// --check-prefix=SYMBOLIZE Without the profile's cold block there is nothing to
-// split: the same program built with the plugin but without the option has no
-// cold part.
-// RUN: %clangxx -O2 -fprofile-use=%t/train.profdata -fpass-plugin=%kiln_plugin
-// \ RUN:   %s -o %t/plain RUN: llvm-nm %t/plain | FileCheck %s
-// --check-prefix=PLAIN
+// RUN: llvm-nm %t/split | grep ' _Z4worki.cold$' | cut -d' ' -f1 \
+// RUN:   | sed 's/^/0x/' | llvm-symbolizer --obj=%t/split \
+// RUN:   | FileCheck %s --check-prefix=SYMBOLIZE
+// Without the profile's cold block there is nothing to split: the same
+// program built with the plugin but without the option has no cold part.
+// RUN: %clangxx -O2 -fprofile-use=%t/train.profdata \
+// RUN:   -fpass-plugin=%kiln_plugin %s -o %t/plain
+// RUN: llvm-nm %t/plain | FileCheck %s --check-prefix=PLAIN
 
 // SYMBOLS: {{[0-9a-f]+}} t _Z4worki.cold
 // OUT: throwing
