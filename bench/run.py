@@ -419,6 +419,32 @@ def kiln_lld_cs_prepare(ctx: "PrepareContext") -> list[str]:
     return kiln_lld_prepare(ctx, cs_training(ctx))
 
 
+def cs_use_flags(ctx: "PrepareContext", profiles: dict[str, Path]) -> list[str]:
+    """The final link's ThinLTO backends use the CSPGO profiles (lld's
+    --lto-cs-profile-file, as in LLVM's CSPGO flow): counts after inlining,
+    exact for each function as the final program has it, so the machine
+    function splitter sees which blocks really ran, where the pre-LTO
+    profile's counts are scaled (and floored) by inlining. The scenarios'
+    profiles merged with the same SPLIT_PROFILE_WEIGHT as the compile."""
+    merged = ctx.dir / "cs-training" / ("cs-x%d.profdata" % SPLIT_PROFILE_WEIGHT)
+    ctx.run([ctx.harness.tools.profdata, "merge", "-o", str(merged)]
+            + ["--weighted-input=%d,%s" % (SPLIT_PROFILE_WEIGHT, profiles[m])
+               for m in ("startup", "steady")], "cs-merge-use")
+    return ["-Wl,--lto-cs-profile-file=%s" % merged]
+
+
+def kiln_lld_split_cs_use_prepare(ctx: "PrepareContext") -> list[str]:
+    """Kiln-lld+split+cs whose final backends also use the CSPGO profiles."""
+    profiles = cs_training(ctx)
+    return (kiln_lld_prepare(ctx, profiles) + ["-Wl,-mllvm,-kiln-split-functions"]
+            + cs_use_flags(ctx, profiles))
+
+
+def stock_cs_use_prepare(ctx: "PrepareContext") -> list[str]:
+    """Stock CSPGO: the CSPGO profiles in the final link's backends."""
+    return cs_use_flags(ctx, cs_training(ctx))
+
+
 def kiln_lld_split_prepare(ctx: "PrepareContext") -> list[str]:
     """The one-command link with Kiln's function splitting in the ThinLTO
     backends (-kiln-split-functions through kiln-lld's -mllvm)."""
@@ -460,6 +486,26 @@ CONFIGS += [
         ldflags=THINLTO_LDFLAGS,
         training="irpgo",
         prepare=lambda ctx: kiln_lld_cs_prepare(ctx) + ["-Wl,-mllvm,-kiln-split-functions"],
+        stock=False,
+    ),
+    Config(
+        name="PGO+CSPGO+ThinLTO+cdsort",
+        description="PGO + -flto=thin + lld cdsort, the final link's backends also using "
+                    "CSPGO profiles of the same objects (LLVM's CSPGO flow; the Ir reference "
+                    "for the rows that use them)",
+        cflags=THINLTO_CFLAGS,
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=stock_cs_use_prepare,
+    ),
+    Config(
+        name="Kiln-lld+split+cspgo",
+        description="Kiln-lld+split+cs whose final backends also use the CSPGO profiles "
+                    "(--lto-cs-profile-file): the splitter sees post-inlining counts",
+        cflags=("-O2", "-flto=thin", "-fprofile-use={split_profile}"),
+        ldflags=THINLTO_LDFLAGS,
+        training="irpgo",
+        prepare=kiln_lld_split_cs_use_prepare,
         stock=False,
     ),
     Config(
