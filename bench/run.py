@@ -407,8 +407,19 @@ def cs_training(ctx: "PrepareContext") -> dict[str, Path]:
                        "[%s] CSPGO training run %s" % (ctx.config.name, mode),
                        cwd=cdir, env=run_env({"LLVM_PROFILE_FILE": str(raw)}))
         h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
+        # The raw profile says "front-end": the variable that flags a
+        # profile as context-sensitive IR (__llvm_profile_raw_version) is
+        # created when the objects are compiled with -fcs-profile-generate;
+        # instrumenting only at link time, the profile runtime's default
+        # (no flags) wins. Kiln reads names and counts either way, but
+        # --lto-cs-profile-file ignores such a profile: written out as text
+        # with the ":csir" header, it is the CSPGO profile it is.
+        text_path = cdir / ("cs-%s.proftext" % mode)
+        ctx.run([h.tools.profdata, "merge", "--text", "-o", str(text_path), str(raw)],
+                "cs-text-%s" % mode)
+        text_path.write_bytes(b":csir\n" + text_path.read_bytes())
         profiles[mode] = cdir / ("cs-%s.profdata" % mode)
-        ctx.run([h.tools.profdata, "merge", "-o", str(profiles[mode]), str(raw)],
+        ctx.run([h.tools.profdata, "merge", "-o", str(profiles[mode]), str(text_path)],
                 "cs-merge-%s" % mode)
     return profiles
 

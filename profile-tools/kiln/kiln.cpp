@@ -262,6 +262,12 @@ static cl::opt<bool> OrderColdLast(
     cl::desc("list never-executed functions last instead of leaving them to "
              "the linker"),
     cl::cat(KilnCategory));
+static cl::opt<std::string> OrderEntry(
+    "entry", cl::sub(OrderCmd), cl::init("_start"), cl::value_desc("symbol"),
+    cl::desc("ELF: the program's entry symbol, placed with the startup code "
+             "like the targets of .init_array (default _start; --entry= for "
+             "none, as for a shared library)"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> OrderSkipShared(
     "skip-shared-names", cl::sub(OrderCmd),
     cl::desc("leave out statics whose name other functions share (ELF, "
@@ -315,6 +321,7 @@ static Error orderMain(int Argc, const char **Argv) {
     break;
   }
   Opts.SkipSharedNames = OrderSkipShared;
+  Opts.EntrySymbol = OrderEntry;
   Opts.Output = OrderOutput;
   Opts.ReportPath = OrderReport;
   Opts.TimePhases = OrderTimePhases;

@@ -65,6 +65,8 @@ static Error runOrder(const OrderCommandOptions &Opts,
   for (const std::string &Path : Opts.Inputs)
     if (Error E = readLinkerInput(Path, Inputs))
       return makeToolError(toString(std::move(E)));
+  if (Inputs.Format == ObjectFormat::ELF)
+    markLoadEntry(Inputs, Opts.EntrySymbol);
   PlanOptions Plan = Opts.Plan;
   Plan.Times = Times;
   Phase.emplace(Times, "read edge lists");

@@ -159,3 +159,32 @@ bool kiln::requestsKilnOptions(ArrayRef<const char *> Args) {
   }
   return false;
 }
+
+std::string kiln::getELFEntrySymbol(ArrayRef<std::string> Args) {
+  std::string Entry = "_start";
+  bool Executable = true;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef Arg = Args[I];
+    // lld accepts one or two dashes before every long option.
+    StringRef Long = Arg;
+    if (Long.consume_front("--") || Long.consume_front("-")) {
+      if (Long == "shared" || Long == "Bshareable" || Long == "r" ||
+          Long == "relocatable") {
+        Executable = false;
+        continue;
+      }
+      if ((Long == "e" || Long == "entry") && I + 1 < Args.size()) {
+        Entry = Args[++I];
+        continue;
+      }
+      if (Long.consume_front("entry=")) {
+        Entry = Long.str();
+        continue;
+      }
+    }
+    // The joined `-e<symbol>` is not read: without lld's option table it
+    // cannot be told from the many long options that start with "e". A
+    // wrong guess costs nothing: `_start`, if defined, joins startup.
+  }
+  return Executable ? Entry : "";
+}

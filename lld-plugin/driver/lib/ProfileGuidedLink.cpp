@@ -407,6 +407,8 @@ int ProfileGuidedLink::run() {
   Expected<LinkerInputs> Inputs = readLinkedObjects(TraceOut, TraceErr, Paths);
   if (!Inputs)
     return linkWithoutKiln(Inputs.takeError());
+  if (Flavor == LinkerFlavor::ELF)
+    markLoadEntry(*Inputs, getELFEntrySymbol(LinkerArgs));
   Expected<OrderPlan> Planned = planOrder(*Inputs, Scenarios, Plan);
   if (!Planned)
     return linkWithoutKiln(Planned.takeError());

@@ -116,7 +116,7 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
                   "-ffunction-sections); lld-link cannot move it"});
       continue;
     }
-    if (Opts.Format == OrderFileFormat::ELF && !F.HasOwnSection) {
+    if (Opts.Format == OrderFileFormat::ELF && !isOrderableInELF(F)) {
       Report.Skipped.push_back(
           {Index, ("shares section " + F.Section +
                    " with other functions (compile with "

@@ -212,6 +212,30 @@ public:
     }
   }
 
+  /// Load-time code (InputFunction::RunsAtLoad) runs at every startup, but
+  /// no profile counts it: the C runtime and the entry point are not
+  /// instrumented. Counted once in the first startup scenario, it joins the
+  /// startup group instead of costing a page of its own. Nothing changes
+  /// without a startup scenario: then there is no startup group to join.
+  void addLoadCode() {
+    std::vector<ScenarioId> Startup;
+    for (ScenarioId S = 0; S < Plan.Graph.getNumScenarios(); ++S)
+      if (Plan.Graph.getScenario(S).Kind == ScenarioKind::Startup)
+        Startup.push_back(S);
+    if (Startup.empty())
+      return;
+    for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
+      if (!Inputs.Functions[I].RunsAtLoad)
+        continue;
+      NodeId N = NodeOfFunction[I];
+      if (any_of(Startup,
+                 [&](ScenarioId S) { return Plan.Graph.getCount(S, N); }))
+        continue;
+      Plan.Graph.addCount(Startup.front(), N, 1);
+      Plan.LoadCodeAtStartup.push_back(I);
+    }
+  }
+
 private:
   std::optional<NodeId> resolve(StringRef ProfileName,
                                 ProfileCoverage *Coverage) {
@@ -315,6 +339,8 @@ kiln::buildProfiledGraph(const LinkerInputs &Inputs,
     if (Error E = Builder.addProfile(Spec))
       return std::move(E);
   }
+  if (Options.PlaceLoadCodeAtStartup)
+    Builder.addLoadCode();
   if (!Options.EdgeLists.empty()) {
     PhaseTimes::Scope Phase(Options.Times, "add edge lists");
     Builder.addEdgeLists(Options.EdgeLists, Options.Times);

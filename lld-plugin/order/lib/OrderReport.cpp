@@ -57,6 +57,16 @@ void kiln::printOrderSummary(const OrderReportContext &Context,
       Diag << "    ... and " << C.Unbound.size() - MaxListedProblems
            << " more (see --report)\n";
   }
+  if (!Plan.LoadCodeAtStartup.empty()) {
+    Diag << "  load-time code placed with startup (no profile counts it):";
+    for (size_t I = 0;
+         I < std::min(Plan.LoadCodeAtStartup.size(), MaxListedProblems); ++I)
+      Diag << ' ' << Inputs.Functions[Plan.LoadCodeAtStartup[I]].Name;
+    if (Plan.LoadCodeAtStartup.size() > MaxListedProblems)
+      Diag << " ... and " << Plan.LoadCodeAtStartup.size() - MaxListedProblems
+           << " more";
+    Diag << '\n';
+  }
   auto ListIssues = [&](ArrayRef<OrderFileIssue> Issues, StringRef What) {
     if (Issues.empty())
       return;
@@ -128,6 +138,14 @@ void kiln::writeOrderReportJSON(const OrderReportContext &Context,
                 J.attribute("reason", U.second);
               });
           });
+        });
+    });
+    J.attributeArray("load_code_at_startup", [&] {
+      for (size_t I : Plan.LoadCodeAtStartup)
+        J.object([&] {
+          const InputFunction &F = Inputs.Functions[I];
+          J.attribute("name", F.Name);
+          J.attribute("object", F.Object);
         });
     });
     J.attributeBegin("skipped");

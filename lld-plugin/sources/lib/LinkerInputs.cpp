@@ -83,6 +83,7 @@ private:
   Expected<StringRef> readCallGraphSection(const SectionRef &Sec,
                                            unsigned EntrySize);
   Error readELFCallGraph();
+  Error readELFLoadRoots();
   Error readIndexedCallGraph(StringRef SectionName, StringRef Segment);
   Expected<InputCallEdge> makeEdge(const SymbolRef &From, const SymbolRef &To,
                                    uint64_t Count);
@@ -121,8 +122,12 @@ Error ObjectReader::read() {
   FirstFunction = Inputs.Functions.size();
   if (Error E = readFunctions())
     return E;
-  if (Format == ObjectFormat::ELF)
+  if (Format == ObjectFormat::ELF) {
+    if (Obj.isRelocatableObject())
+      if (Error E = readELFLoadRoots())
+        return E;
     return readELFCallGraph();
+  }
   if (Format == ObjectFormat::COFF)
     return readIndexedCallGraph(".llvm.call-graph-profile", "");
   return readIndexedCallGraph("__cg_profile", "__LLVM");
@@ -199,8 +204,11 @@ Error ObjectReader::readFunctions() {
     F.IsLocal = !(*Flags & SymbolRef::SF_Global);
     if (F.IsLocal)
       F.SourceFile = CurrentFile;
-    if (isa<ELFObjectFileBase>(Obj))
+    if (isa<ELFObjectFileBase>(Obj)) {
       F.Size = ELFSymbolRef(Sym).getSize();
+      if (Obj.isRelocatableObject())
+        F.SectionSize = (*Section)->getSize();
+    }
     Expected<uint64_t> Value = Sym.getValue();
     if (!Value) {
       consumeError(Value.takeError());
@@ -328,6 +336,62 @@ Expected<StringRef> ObjectReader::readCallGraphSection(const SectionRef &Sec,
                                  Twine(Contents->size()) +
                                  " is not a multiple of " + Twine(EntrySize));
   return *Contents;
+}
+
+/// \returns whether \p Name is a section of pointers the loader or the C
+/// runtime calls before `main`.
+static bool isELFLoadTimeArray(StringRef Name) {
+  for (StringRef Prefix : {".init_array", ".preinit_array", ".ctors"})
+    if (Name == Prefix || Name.starts_with((Prefix + ".").str()))
+      return true;
+  return false;
+}
+
+// An entry of an init array is a relocation against the function's symbol,
+// or (for a local function, as crtbegin's frame_dummy) against its section's
+// symbol with the function's offset as addend.
+Error ObjectReader::readELFLoadRoots() {
+  for (const SectionRef &RelSec : Obj.sections()) {
+    Expected<section_iterator> Target = RelSec.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target == Obj.section_end())
+      continue;
+    Expected<StringRef> TargetName = (*Target)->getName();
+    if (!TargetName) {
+      consumeError(TargetName.takeError());
+      continue;
+    }
+    if (!isELFLoadTimeArray(*TargetName))
+      continue;
+    for (const RelocationRef &Reloc : RelSec.relocations()) {
+      symbol_iterator Sym = Reloc.getSymbol();
+      if (Sym == Obj.symbol_end())
+        continue;
+      auto It = FunctionIndex.find(Sym->getRawDataRefImpl());
+      if (It != FunctionIndex.end()) {
+        Inputs.Functions[It->second].RunsAtLoad = true;
+        continue;
+      }
+      Expected<SymbolRef::Type> Type = Sym->getType();
+      Expected<section_iterator> Sec = Sym->getSection();
+      Expected<int64_t> Addend = ELFRelocationRef(Reloc).getAddend();
+      if (!Type || !Sec || !Addend) {
+        consumeError(Type.takeError());
+        consumeError(Sec.takeError());
+        consumeError(Addend.takeError());
+        continue;
+      }
+      if (*Type != SymbolRef::ST_Debug || *Sec == Obj.section_end())
+        continue;
+      for (const Placement &P : Placements)
+        if (P.Section == (*Sec)->getIndex() && int64_t(P.Value) == *Addend)
+          Inputs.Functions[P.Function].RunsAtLoad = true;
+    }
+  }
+  return Error::success();
 }
 
 Error ObjectReader::readELFCallGraph() {
@@ -584,6 +648,23 @@ StringRef LinkerInputs::save(StringRef S) {
   char *Copy = Strings->Allocate<char>(S.size());
   std::memcpy(Copy, S.data(), S.size());
   return StringRef(Copy, S.size());
+}
+
+unsigned kiln::markLoadEntry(LinkerInputs &Inputs, StringRef EntrySymbol) {
+  unsigned Marked = 0;
+  if (EntrySymbol.empty())
+    return Marked;
+  for (InputFunction &F : Inputs.Functions)
+    if (!F.IsLocal && F.Name == EntrySymbol) {
+      F.RunsAtLoad = true;
+      ++Marked;
+    }
+  return Marked;
+}
+
+bool kiln::isOrderableInELF(const InputFunction &F) {
+  return F.HasOwnSection || (F.RunsAtLoad && F.SectionSize > 0 &&
+                             F.SectionSize <= MaxMovedLoadSectionSize);
 }
 
 std::string kiln::getNodeKey(const InputFunction &F) {

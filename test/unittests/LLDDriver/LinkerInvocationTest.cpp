@@ -114,4 +114,22 @@ TEST(LinkerInvocation, RecognizesKilnOptions) {
   EXPECT_FALSE(kiln::requestsKilnOptions({"kiln-lld", "-o", "-kiln-x"}));
 }
 
+TEST(LinkerInvocation, FindsTheELFEntrySymbol) {
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "-pie", "a.o"}), "_start");
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "-e", "go", "a.o"}), "go");
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "--entry=go"}), "go");
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "--entry", "go"}), "go");
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "-entry=a", "-e", "b"}),
+            "b");
+  // No entry point runs at load in a shared library or a relocatable link.
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "-shared", "a.o"}), "");
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "--shared", "-e", "x"}), "");
+  EXPECT_EQ(kiln::getELFEntrySymbol(Args{"ld.lld", "-r", "a.o"}), "");
+  // Options that start like -e are not the entry.
+  EXPECT_EQ(kiln::getELFEntrySymbol(
+                Args{"ld.lld", "--eh-frame-hdr", "-export-dynamic", "a.o"}),
+            "_start");
+}
+
 } // namespace

@@ -38,6 +38,8 @@ struct OrderCommandOptions {
   /// Algorithm and layout options (its EdgeLists are loaded from the above).
   PlanOptions Plan;
   bool SkipSharedNames = false;
+  /// ELF: the entry symbol, load-time code like `.init_array` targets.
+  std::string EntrySymbol = "_start";
   std::string Output = "-"; ///< The ordering file ("-": stdout).
   std::string ReportPath;   ///< JSON report, if non-empty.
   /// Print the time and memory of each phase to the diagnostics stream.

@@ -66,6 +66,12 @@ LinkerInvocation buildLinkerInvocation(
     llvm::ArrayRef<const char *> Args, llvm::StringRef PluginPath,
     bool (*IsSamePlugin)(llvm::StringRef, llvm::StringRef) = nullptr);
 
+/// \returns the entry symbol of the ELF link \p Args (lld's argv): the last
+/// `-e <symbol>`/`--entry[=]<symbol>` value, else `_start` for an
+/// executable; "" for a shared library or a relocatable output (`-shared`,
+/// `-r`), which have no entry point that runs at load.
+std::string getELFEntrySymbol(llvm::ArrayRef<std::string> Args);
+
 /// \returns true if any argument asks for a Kiln option (`-kiln-...` given
 /// through `-mllvm`, `--plugin-opt=`, `/mllvm:`), which needs the plugin.
 bool requestsKilnOptions(llvm::ArrayRef<const char *> Args);

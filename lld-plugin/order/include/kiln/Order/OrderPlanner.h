@@ -77,6 +77,9 @@ struct PlanOptions {
   bool UseObjectCallGraph = true;
   /// lld edge lists (linker names), as one more steady-state scenario.
   std::vector<std::shared_ptr<const EdgeListData>> EdgeLists;
+  /// Count load-time code (InputFunction::RunsAtLoad) as executed by the
+  /// first startup scenario, so that it joins the startup group.
+  bool PlaceLoadCodeAtStartup = true;
   /// Where to time the phases of planning (`--time-phases`); none if null.
   layout::PhaseTimes *Times = nullptr;
 };
@@ -101,6 +104,10 @@ struct ProfiledGraph {
   /// defines (shared-library functions).
   std::vector<int64_t> FunctionOfNode;
   std::vector<ProfileCoverage> Coverage;
+  /// Load-time functions (indices into LinkerInputs::Functions) that no
+  /// startup profile counted, counted once by PlanOptions::
+  /// PlaceLoadCodeAtStartup.
+  std::vector<size_t> LoadCodeAtStartup;
 };
 
 /// Builds the ProfiledGraph of \p Inputs: one node per function, the

@@ -59,6 +59,15 @@ struct InputFunction {
   /// The symbol can be ordered on its own: its section holds only it (ELF
   /// `-ffunction-sections`, a COFF COMDAT leader, any Mach-O function).
   bool HasOwnSection = false;
+  /// The loader or the C runtime calls it before `main`: the link's entry
+  /// point (markLoadEntry) or the target of an ELF `.init_array`,
+  /// `.preinit_array` or `.ctors` entry (crtbegin's `frame_dummy`, the
+  /// constructors of objects built without instrumentation). Every run
+  /// executes it at startup, whatever a profile says.
+  bool RunsAtLoad = false;
+  /// Bytes of the section that holds it, in a relocatable ELF object (0
+  /// otherwise): what lld moves when the order names it.
+  uint64_t SectionSize = 0;
   /// For the cold part of a split function (ELF `fn.cold`, `fn.cold.<n>`:
   /// LLVM's machine function splitter, GCC, BOLT), the function it was split
   /// from; "" for a whole function. Such a part is code of its own: it has
@@ -129,6 +138,22 @@ llvm::Expected<InputKind> classifyLinkerInput(llvm::StringRef Path,
 /// that name), or the whole file if \p Member is empty, as readLinkerInput.
 llvm::Error readLinkerInputMember(llvm::StringRef Path, llvm::StringRef Member,
                                   LinkerInputs &Inputs);
+
+/// Marks the global functions of \p Inputs named \p EntrySymbol (the link's
+/// entry point, `_start` for ELF executables) as RunsAtLoad. \returns how
+/// many it marked.
+unsigned markLoadEntry(LinkerInputs &Inputs, llvm::StringRef EntrySymbol);
+
+/// Load-time code may be ordered although it shares its section, when that
+/// section is at most this many bytes: it is C runtime glue (crtbegin's
+/// `.text` holds frame_dummy and three helpers, Scrt1's holds `_start`),
+/// which lld then moves whole, at no cost.
+constexpr uint64_t MaxMovedLoadSectionSize = 1024;
+
+/// \returns whether the linker can move \p F where an ELF symbol ordering
+/// file puts it: it has its own section, or it is load-time code in a small
+/// one (MaxMovedLoadSectionSize).
+bool isOrderableInELF(const InputFunction &F);
 
 /// \returns the CallGraph key of \p F: its name if it is global, and
 /// `<object>:<name>` if it is local, so that same-named statics of
