@@ -512,7 +512,8 @@ CompositeLayout CompositeBuilder::run() {
     SteadyHeat.push_back(Steady.Heat[N]);
   Result.HotThreshold = computeHotThreshold(SteadyHeat, Config.HotCutoff);
 
-  std::vector<NodeId> StartupNodes, HotNodes, WarmNodes, ColdNodes;
+  std::vector<NodeId> StartupNodes, StartupHotNodes, HotNodes, WarmNodes,
+      ColdNodes;
   auto IsSteadyHot = [&](NodeId N) {
     return Steady.Executed.test(N) && Result.HotThreshold > 0 &&
            Steady.Heat[N] >= Result.HotThreshold;
@@ -524,7 +525,9 @@ CompositeLayout CompositeBuilder::run() {
     // range.
     if (Startup.Executed.test(N) &&
         !(Config.HotStartupCodeGoesHot && IsSteadyHot(N)))
-      StartupNodes.push_back(N);
+      (Config.HotStartupCodeLast && IsSteadyHot(N) ? StartupHotNodes
+                                                   : StartupNodes)
+          .push_back(N);
     else if (!Steady.Executed.test(N))
       ColdNodes.push_back(N);
     else if (Result.HotThreshold > 0 && Steady.Heat[N] >= Result.HotThreshold)
@@ -535,8 +538,10 @@ CompositeLayout CompositeBuilder::run() {
 
   auto &Groups = Result.Groups;
   Phase.emplace(Times, "startup group");
-  std::vector<NodeId> Order =
-      orderStartup(StartupNodes, Groups[unsigned(LayoutGroup::Startup)]);
+  GroupSummary &StartupSummary = Groups[unsigned(LayoutGroup::Startup)];
+  std::vector<NodeId> Order = orderStartup(StartupNodes, StartupSummary);
+  llvm::append_range(Order, orderGroup(StartupHotNodes, Steady,
+                                       Config.HotAlgorithm, StartupSummary));
   place(Order, LayoutGroup::Startup);
   Phase.emplace(Times, "hot group");
   Order = orderGroup(HotNodes, Steady, Config.HotAlgorithm,
@@ -563,7 +568,8 @@ CompositeLayout CompositeBuilder::run() {
       Summary.Method = Summary.Segments.front().Method;
 
   assert(Result.Order.size() ==
-             StartupNodes.size() + HotNodes.size() + WarmNodes.size() +
+             StartupNodes.size() + StartupHotNodes.size() + HotNodes.size() +
+                 WarmNodes.size() +
                  (Config.PlaceColdNodes ? ColdNodes.size() : 0) &&
          "a group lost or duplicated a node");
   return std::move(Result);

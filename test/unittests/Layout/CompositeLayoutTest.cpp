@@ -340,8 +340,9 @@ TEST(CompositeLayout, IndependentOfEdgeInsertionOrder) {
 
 TEST(CompositeLayout, HotStartupCodeGoesWithTheHotCode) {
   // Startup runs main, init and parse; the steady state runs parse (hot) and
-  // loop (hot). On request, parse, the steady state's hot code, is ordered
-  // with the hot group, which follows the startup group.
+  // loop (hot). By default parse, the steady state's hot code, closes the
+  // startup group, next to the hot group; on request it joins the hot group,
+  // which follows the startup group.
   CallGraph G;
   NodeId Main = G.getOrAddNode("main", 100);
   NodeId Init = G.getOrAddNode("init", 100);
@@ -357,9 +358,15 @@ TEST(CompositeLayout, HotStartupCodeGoesWithTheHotCode) {
   // By default startup code stays first and contiguous.
   EXPECT_THAT(
       computeCompositeLayout(G).Order,
+      ElementsAre(startup(Main), startup(Init), startup(Parse), hot(Loop)));
+
+  // Without HotStartupCodeLast, the traces alone order the startup group.
+  CompositeLayoutConfig Config;
+  Config.HotStartupCodeLast = false;
+  EXPECT_THAT(
+      computeCompositeLayout(G, Config).Order,
       ElementsAre(startup(Main), startup(Parse), startup(Init), hot(Loop)));
 
-  CompositeLayoutConfig Config;
   Config.HotStartupCodeGoesHot = true;
   EXPECT_THAT(computeCompositeLayout(G, Config).Order,
               ElementsAre(startup(Main), startup(Init), hot(Loop), hot(Parse)));

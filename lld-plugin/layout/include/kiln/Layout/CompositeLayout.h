@@ -119,6 +119,12 @@ struct CompositeLayoutConfig {
   /// (whose startup and steady state share their hot code) but spread the
   /// sample application's startup over 21% more pages (docs/benchmarks.md).
   bool HotStartupCodeGoesHot = false;
+  /// Otherwise, startup nodes that are hot in the steady state close the
+  /// startup group, ordered like the hot group (HotAlgorithm, steady-state
+  /// profile), so that the hot code of both groups is one region in front
+  /// of the cache. Startup still runs through the same contiguous range of
+  /// the same nodes: its page count does not change.
+  bool HotStartupCodeLast = true;
   /// Place never-executed nodes last, or leave them out of the order.
   bool PlaceColdNodes = false;
   /// Replace C3.MaxClusterSize and CDSort.CacheSize by PageSize.
