@@ -741,6 +741,33 @@ CONFIGS += [
     ),
 ]
 
+# Size where the profile says code never runs (issue 6's size aim): LLVM's
+# PGO marks functions no training run entered `cold`; -pgo-cold-func-opt
+# also gives them optsize or minsize. Stock options, linked like PGO+ThinLTO.
+CONFIGS += [
+    Config(
+        name="PGO+ThinLTO+cold-%s" % attr,
+        description="PGO + -flto=thin, never-run functions compiled for size "
+                    "(-pgo-cold-func-opt=%s), lld call-graph sort disabled" % attr,
+        cflags=THINLTO_CFLAGS + ("-mllvm", "-pgo-cold-func-opt=%s" % attr),
+        ldflags=UNSORTED_THINLTO_LDFLAGS,
+        training="irpgo",
+    )
+    for attr in ("optsize", "minsize")
+] + [
+    Config(
+        name="PGO+ThinLTO+kiln-inline+cold-minsize",
+        description="PGO + -flto=thin, Kiln's inline advisor (pre-link and backends) and "
+                    "never-run functions compiled for size (-pgo-cold-func-opt=minsize), "
+                    "lld call-graph sort disabled",
+        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm", "-kiln-inline",
+                                 "-mllvm", "-pgo-cold-func-opt=minsize"),
+        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
+        training="irpgo",
+        stock=False,
+    ),
+]
+
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
 
 # `--configs demo` (the README's demo): the layout and splitting comparison
