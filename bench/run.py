@@ -770,8 +770,8 @@ CONFIGS += [
         name="PGO+ThinLTO+kiln-import-shaping+kiln-inline",
         description="PGO + -flto=thin with -kiln-import-shaping and -kiln-inline "
                     "(pre-link and backends, via kiln-lld), lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-inline"),
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
+        cflags=IMPORT_SHAPING_CFLAGS + KILN_INLINE_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS + KILN_INLINE_LDFLAGS,
         training="irpgo",
         stock=False,
     ),
