@@ -8,6 +8,9 @@ several configurations (see CONFIGS below), runs a startup and a steady-state
 scenario under valgrind and prints a table of deterministic figures:
 
   Ir steady        callgrind instruction count of `kiln-sample steady`
+  Ir held-out      callgrind instruction count of a held-out run, one that
+                   no training run executes (the sample app's `mixed`
+                   workload; see SAMPLE_HELDOUT_ARGS)
   I1 misses        cachegrind I1 read misses (I1mr) of `kiln-sample steady`
                    with a fixed cache model (32 KiB/8-way/64 B L1s, 1 MiB LL)
   .text bytes      size of the .text output section(s)
@@ -69,6 +72,13 @@ SAMPLE_SIZES = {
 # Cache model for the I1 miss figure (fixed so that results do not depend on
 # the host CPU that valgrind would otherwise auto-detect).
 CACHEGRIND_CACHE = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=1048576,16,64"]
+
+# The sample app's held-out scenario: the `mixed` workload (other root
+# weights, about 80% of the steady roots plus functions only it runs) on
+# other input data (--input-seed; the default is 1). No training runs it, so
+# none of its counts reach a profile: Ir on it shows whether what a build
+# learnt from the `steady` training run carries over to work it never saw.
+SAMPLE_HELDOUT_ARGS = ("mixed", "--input-seed", "2")
 
 # Language flags per source suffix: (driver attribute of Tools, flags).
 LANGUAGES = {
@@ -580,17 +590,6 @@ CONFIGS += [
     ),
 ]
 
-CONFIGS.append(
-    Config(
-        name="PGO+ThinLTO+kiln-inline",
-        description="PGO + -flto=thin with Kiln's profile inline advisor (-kiln-inline) "
-                    "in the pre-link compile and the ThinLTO backends (lld cdsort order)",
-        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm", "-kiln-inline"),
-        ldflags=THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
-        training="irpgo",
-        stock=False,
-    ))
-
 # Import planning (issue 6, part 2).  Four ThinLTO builds that differ only in
 # what the thin link imports: LLVM's default importer (the baseline),
 # Chromium's -import-instr-limit=5, ChromeOS's 30, and `kiln imports`'s plan
@@ -601,6 +600,13 @@ IMPORT_STATS_LDFLAGS = ("-Wl,-mllvm,-print-imports", "-Wl,--time-trace")
 # the program's instructions).
 KILN_IMPORTS_BUDGET = "3%"
 KILN_IMPORTS_SWEEP = ("1%", "10%")
+# Kiln's import shaping (pre-link compile; see the import-shaping rows below)
+# and its inline advisor (pre-link compile and, through kiln-lld, the ThinLTO
+# backends).
+IMPORT_SHAPING_CFLAGS = THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm",
+                                          "-kiln-import-shaping")
+KILN_INLINE_CFLAGS = ("-mllvm", "-kiln-inline")
+KILN_INLINE_LDFLAGS = ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline")
 
 
 def kiln_imports_prepare_with(budget: str) -> Callable[["PrepareContext"], list[str]]:
@@ -621,43 +627,86 @@ def kiln_imports_prepare_with(budget: str) -> Callable[["PrepareContext"], list[
     return kiln_imports_prepare
 
 
-CONFIGS += [
-    Config(
-        name="PGO+ThinLTO+stock-imports",
-        description="PGO + -flto=thin, lld's default order, LLVM's default importer "
-                    "(import-instr-limit=100); imports printed, time trace",
-        cflags=THINLTO_CFLAGS,
-        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS,
+def budget_suffix(budget: str) -> str:
+    """Row-name suffix of a `kiln imports` budget: none for the main row's
+    KILN_IMPORTS_BUDGET, `-<N>pct` for the sweep's (`%` is awkward in
+    directory names and shells)."""
+    return "" if budget == KILN_IMPORTS_BUDGET else "-" + budget.rstrip("%") + "pct"
+
+
+def import_row(name: str, description: str, cflags: tuple[str, ...] = THINLTO_CFLAGS,
+               ldflags: tuple[str, ...] = (), budget: Optional[str] = None,
+               stock: bool = False) -> Config:
+    """A row of the import-planning family: PGO + ThinLTO with lld's default
+    order, the link printing its imports and a time trace
+    (IMPORT_STATS_LDFLAGS) so that every row of the family is read the same
+    way, plus `ldflags`; with `budget`, the thin link follows `kiln imports
+    --budget=<budget>`'s plan. Only the rows that differ from the baseline
+    in stock LLVM options are `stock`."""
+    return Config(
+        name="PGO+ThinLTO+" + name,
+        description=description,
+        cflags=cflags,
+        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS + ldflags,
         training="irpgo",
-    ),
-    Config(
-        name="PGO+ThinLTO+import-limit-5",
-        description="as PGO+ThinLTO+stock-imports with -import-instr-limit=5 (Chromium)",
-        cflags=THINLTO_CFLAGS,
-        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS +
-                ("-Wl,-mllvm,-import-instr-limit=5",),
-        training="irpgo",
-    ),
-    Config(
-        name="PGO+ThinLTO+import-limit-30",
-        description="as PGO+ThinLTO+stock-imports with -import-instr-limit=30 (ChromeOS)",
-        cflags=THINLTO_CFLAGS,
-        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS +
-                ("-Wl,-mllvm,-import-instr-limit=30",),
-        training="irpgo",
-    ),
-] + [
-    Config(
-        name="PGO+ThinLTO+kiln-imports" + ("" if budget == KILN_IMPORTS_BUDGET else
-                                           "-" + budget.rstrip("%") + "pct"),
-        description="as PGO+ThinLTO+stock-imports, imports planned by `kiln imports "
-                    "--budget=%s` (-thinlto-workload-def)" % budget,
-        cflags=THINLTO_CFLAGS,
-        ldflags=THINLTO_LDFLAGS + IMPORT_STATS_LDFLAGS,
-        training="irpgo",
-        prepare=kiln_imports_prepare_with(budget),
-        stock=False,
+        prepare=kiln_imports_prepare_with(budget) if budget else None,
+        stock=stock,
     )
+
+
+CONFIGS += [
+    import_row("stock-imports",
+               "PGO + -flto=thin, lld's default order, LLVM's default importer "
+               "(import-instr-limit=100); imports printed, time trace", stock=True),
+    import_row("import-limit-5",
+               "as PGO+ThinLTO+stock-imports with -import-instr-limit=5 (Chromium)",
+               ldflags=("-Wl,-mllvm,-import-instr-limit=5",), stock=True),
+    import_row("import-limit-30",
+               "as PGO+ThinLTO+stock-imports with -import-instr-limit=30 (ChromeOS)",
+               ldflags=("-Wl,-mllvm,-import-instr-limit=30",), stock=True),
+] + [
+    import_row("kiln-imports" + budget_suffix(budget),
+               "as PGO+ThinLTO+stock-imports, imports planned by `kiln imports "
+               "--budget=%s` (-thinlto-workload-def)" % budget, budget=budget)
+    for budget in (KILN_IMPORTS_BUDGET,) + KILN_IMPORTS_SWEEP
+]
+
+# The inline advisor alone. It links with lld's default order like the
+# import-planning rows and comes after them so that a run of issue 6's rows
+# has the stock row first (the reference of "Ir held-out vs ref").
+CONFIGS.append(
+    Config(
+        name="PGO+ThinLTO+kiln-inline",
+        description="PGO + -flto=thin with Kiln's profile inline advisor (-kiln-inline) "
+                    "in the pre-link compile and the ThinLTO backends (lld cdsort order)",
+        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}",) + KILN_INLINE_CFLAGS,
+        ldflags=THINLTO_LDFLAGS + KILN_INLINE_LDFLAGS,
+        training="irpgo",
+        stock=False,
+    ))
+
+# Issue 6's parts together, in the import-planning family so that they
+# compare with PGO+ThinLTO+stock-imports: import shaping under Chromium's
+# limit (its best point in the import-shaping rows below), and import
+# shaping + `kiln imports` + -kiln-inline, one row per budget of the
+# kiln-imports rows (inlining changes what an import buys, so the best
+# budget need not be the same). Under a workload definition the thin link
+# does not run the default importer for the modules the plan names
+# (docs/CommandGuide/kiln-imports.rst), so there the shaping pass's critical
+# edges change nothing: they still matter for any module the plan leaves to
+# the default importer.
+CONFIGS += [
+    import_row("kiln-import-shaping+import-limit-5",
+               "as PGO+ThinLTO+import-limit-5 with -kiln-import-shaping in the "
+               "pre-link compile", cflags=IMPORT_SHAPING_CFLAGS,
+               ldflags=("-Wl,-mllvm,-import-instr-limit=5",)),
+] + [
+    import_row("kiln-import-shaping+kiln-imports+kiln-inline" + budget_suffix(budget),
+               "as PGO+ThinLTO+kiln-imports%s with -kiln-import-shaping and "
+               "-kiln-inline (pre-link compile, and the backends through kiln-lld)"
+               % budget_suffix(budget),
+               cflags=IMPORT_SHAPING_CFLAGS + KILN_INLINE_CFLAGS,
+               ldflags=KILN_INLINE_LDFLAGS, budget=budget)
     for budget in (KILN_IMPORTS_BUDGET,) + KILN_IMPORTS_SWEEP
 ]
 
@@ -672,8 +721,6 @@ CONFIGS += [
 # counts: bench/import_stats.py over the same run's work directory. (The
 # import-planning rows above keep lld's default order and print their
 # imports: two baselines, kept apart on purpose.)
-IMPORT_SHAPING_CFLAGS = THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm",
-                                          "-kiln-import-shaping")
 UNSORTED_THINLTO_LDFLAGS = THINLTO_LDFLAGS + ("-Wl,--call-graph-profile-sort=none",)
 CONFIGS += [
     Config(
@@ -734,8 +781,8 @@ CONFIGS += [
         name="PGO+ThinLTO+kiln-import-shaping+kiln-inline",
         description="PGO + -flto=thin with -kiln-import-shaping and -kiln-inline "
                     "(pre-link and backends, via kiln-lld), lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-inline"),
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
+        cflags=IMPORT_SHAPING_CFLAGS + KILN_INLINE_CFLAGS,
+        ldflags=UNSORTED_THINLTO_LDFLAGS + KILN_INLINE_LDFLAGS,
         training="irpgo",
         stock=False,
     ),
@@ -896,7 +943,8 @@ class App:
     name: str = "kiln-sample"
     exe_name: str = EXE_NAME
     cflags: list[str] = field(default_factory=list)   # -I/-D for every TU
-    # Program arguments of the "startup" and "steady" scenarios.
+    # Program arguments of the "startup" and "steady" scenarios (the
+    # training runs) and, optionally, of the "heldout" one (measured only).
     scenarios: dict[str, list[str]] = field(default_factory=dict)
     # Files the scenarios read, written into every run directory.
     inputs: dict[str, bytes] = field(default_factory=dict)
@@ -991,6 +1039,13 @@ class Harness:
             return list(self.app.scenarios["startup"])
         return ["startup"]
 
+    def heldout_args(self) -> Optional[list[str]]:
+        """Arguments of the held-out scenario, which no training runs (None
+        if the program has none)."""
+        if self.app is not None and "heldout" in self.app.scenarios:
+            return list(self.app.scenarios["heldout"])
+        return None
+
     def fetch_program(self, name: str) -> App:
         """A real program's sources, fetched from Debian (bench/lib/programs.py)."""
         try:
@@ -1025,7 +1080,8 @@ class Harness:
         manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
         log("sample app: %d translation units (%.1fs)" % (len(sources), time.monotonic() - t0))
         app = App(out, sources, manifest, cflags=["-I", str(out / "src")])
-        app.scenarios = {"startup": ["startup"], "steady": self.steady_args()}
+        app.scenarios = {"startup": ["startup"], "steady": self.steady_args(),
+                         "heldout": list(SAMPLE_HELDOUT_ARGS)}
         return app
 
     # ---------------------------------------------------------------- build
@@ -1244,6 +1300,9 @@ class Harness:
         shutil.copy2(build.exe, staged)
         env = run_env()
         scenarios = {"startup": self.startup_args(), "steady": self.steady_args()}
+        heldout = self.heldout_args()
+        if heldout is not None:
+            scenarios["heldout"] = heldout
         outputs = {}
         t0 = time.monotonic()
         for mode, args in scenarios.items():
@@ -1282,6 +1341,11 @@ class Harness:
                                   "--callgrind-out-file=" + str(d / "callgrind.startup.out"),
                                   exe] + scenarios["startup"],
         }
+        if heldout is not None:
+            # Only the total is read: no per-instruction dump.
+            runs["callgrind-heldout"] = [
+                vg, "--tool=callgrind",
+                "--callgrind-out-file=" + str(d / "callgrind.heldout.out"), exe] + heldout
         log("[%s] valgrind: %s" % (cfg.name, ", ".join(runs)))
         t0 = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -1301,6 +1365,11 @@ class Harness:
         cache = read_cachegrind(d / "cachegrind.steady.out")
         if ir is None or "I1mr" not in cache:
             raise StepError("[%s] no Ir / I1mr totals in the valgrind output" % cfg.name)
+        ir_heldout = None
+        if heldout is not None:
+            ir_heldout = pages.read_callgrind(str(d / "callgrind.heldout.out")).total("Ir")
+            if ir_heldout is None:
+                raise StepError("[%s] no Ir total in the held-out callgrind output" % cfg.name)
 
         startup = pages.read_callgrind(str(d / "callgrind.startup.out"))
         info = pages.read_binary(str(staged), self.tools.readelf, self.tools.objdump)
@@ -1313,6 +1382,7 @@ class Harness:
         steady = pages.startup_pages(cg, str(staged), info)
         return {
             "ir_steady": ir,
+            "ir_heldout": ir_heldout,
             "i1_misses_steady": cache["I1mr"],
             "text_bytes": sum(text.values()),
             "dyn_relocs": sum(dyn.values()),
@@ -1450,6 +1520,8 @@ COLUMNS = [
     ("config", None),
     ("Ir steady", "ir_steady"),
     ("vs O2", "ir_steady_vs_o2"),
+    ("Ir held-out", "ir_heldout"),
+    ("vs ref", "ir_heldout_vs_ref"),
     ("I1 misses", "i1_misses_steady"),
     ("vs best", "i1_vs_best_stock"),
     (".text bytes", "text_bytes"),
@@ -1465,16 +1537,22 @@ COLUMNS = [
 ]
 
 
-def add_ratios(results: list[dict]) -> None:
-    """Ratios against O2 (Ir) and the best stock configuration (I1 misses)."""
+def add_ratios(results: list[dict], reference: Optional[str] = None) -> None:
+    """Ratios against O2 (Ir steady), the best stock configuration (I1
+    misses) and `reference` (Ir held-out): the run's output reference, which
+    is O2 if selected and otherwise the first configuration measured, so
+    that a run of PGO+ThinLTO variants compares with its stock row."""
     ok = [r for r in results if r["status"] == "ok"]
     ref = next((r for r in ok if r["name"] == REFERENCE_CONFIG), None)
     stock = [r["metrics"]["i1_misses_steady"] for r in ok if r["stock"]]
     best = min(stock) if stock else None
+    href = next((r["metrics"].get("ir_heldout") for r in ok if r["name"] == reference), None)
     for r in ok:
         m = r["metrics"]
         m["ir_steady_vs_o2"] = m["ir_steady"] / ref["metrics"]["ir_steady"] if ref else None
         m["i1_vs_best_stock"] = m["i1_misses_steady"] / best if best else None
+        held = m.get("ir_heldout")
+        m["ir_heldout_vs_ref"] = held / href if held is not None and href else None
 
 
 def fmt_int(v: Optional[int]) -> str:
@@ -1496,6 +1574,7 @@ def table_rows(results: list[dict]) -> list[list[str]]:
         rows.append([
             r["name"],
             fmt_int(m["ir_steady"]), fmt_ratio(m["ir_steady_vs_o2"]),
+            fmt_int(m.get("ir_heldout")), fmt_ratio(m.get("ir_heldout_vs_ref")),
             fmt_int(m["i1_misses_steady"]), fmt_ratio(m["i1_vs_best_stock"]),
             fmt_int(m["text_bytes"]),
             "%s (%s)" % (fmt_int(m["dyn_relocs"]), fmt_int(m["dyn_relocs_relative"])),
@@ -1548,9 +1627,17 @@ def notes(results: list[dict], harness: Harness) -> list[str]:
                "under read-ahead %s KiB (a large read-ahead brings the whole binary in on "
                "the first fault)" % (FAULT_RUNS, ", ".join(
                    "%s=%d" % kv for kv in read_ahead_kb().items()) or "unknown"))
+    heldout = harness.heldout_args()
+    if heldout is not None:
+        out.append("Ir held-out: `%s`, which no training run executes (its counts are in no "
+                   "profile); vs ref = ratio to %s" % (
+                       shlex.join([harness.app.exe_name] + heldout),
+                       harness.reference_name or "n/a"))
     if harness.reference_name:
-        out.append("program output (startup, steady; native and under valgrind) of every "
-                   "measured configuration is byte-identical to %s's" % harness.reference_name)
+        out.append("program output (%s; native and under valgrind) of every measured "
+                   "configuration is byte-identical to %s's" % (
+                       "startup, steady, held-out" if heldout is not None else "startup, steady",
+                       harness.reference_name))
     for r in results:
         if r["status"] != "ok":
             continue
@@ -1703,7 +1790,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             log("[%s] times: %s" % (cfg.name, ", ".join(
                 "%s %.1fs" % kv for kv in build.times.items())))
 
-    add_ratios(results)
+    add_ratios(results, harness.reference_name)
     elapsed = time.monotonic() - start
     note_lines = notes(results, harness) if harness.app else ["ERROR: %s" % fatal]
     if args.program == "sample":
@@ -1712,8 +1799,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     else:
         what = "program=%s (Debian source)" % args.program
     exe_name = harness.app.exe_name if harness.app else EXE_NAME
-    header = "Kiln benchmark: %s steady=`%s`; %s" % (
-        what, shlex.join([exe_name] + harness.steady_args()), tools.version())
+    heldout = harness.heldout_args()
+    header = "Kiln benchmark: %s steady=`%s`%s; %s" % (
+        what, shlex.join([exe_name] + harness.steady_args()),
+        "" if heldout is None else " held-out=`%s`" % shlex.join([exe_name] + heldout),
+        tools.version())
     table = text_table(results)
     print(header)
     print()
@@ -1735,6 +1825,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "generator_args": SAMPLE_SIZES[args.sample_size],
             "seed": args.seed,
             "steady_args": harness.steady_args(),
+            "heldout_args": harness.heldout_args(),
             "manifest": manifest_summary(harness.app.manifest) if harness.app else None,
         },
         "toolchain": {"clang": tools.clang, "clangxx": tools.clangxx,

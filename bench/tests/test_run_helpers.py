@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Unit tests for the output parsers and table code of bench/run.py."""
 
+import argparse
 import os
 import sys
 import unittest
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import run  # noqa: E402
+from lib import programs  # noqa: E402
 
 READELF_R = """
 Relocation section '.rela.dyn' at offset 0x4a0 contains 3 entries:
@@ -67,10 +70,69 @@ class ParserTest(unittest.TestCase):
         self.assertTrue(set(run.DEMO_CONFIGS) <= set(names))
         self.assertIn(run.REFERENCE_CONFIG, run.DEMO_CONFIGS)
 
+    def test_issue6_rows(self):
+        names = [c.name for c in run.CONFIGS]
+        budgets = (run.KILN_IMPORTS_BUDGET,) + run.KILN_IMPORTS_SWEEP
+        self.assertEqual([run.budget_suffix(b) for b in ("3%", "1%", "10%")],
+                         ["", "-1pct", "-10pct"])
+        planned = ["PGO+ThinLTO+kiln-imports" + run.budget_suffix(b) for b in budgets]
+        combined = ["PGO+ThinLTO+kiln-import-shaping+kiln-imports+kiln-inline" +
+                    run.budget_suffix(b) for b in budgets]
+        rows = ["PGO+ThinLTO+import-limit-5", "PGO+ThinLTO+import-limit-30", *planned,
+                "PGO+ThinLTO+kiln-inline", "PGO+ThinLTO+kiln-import-shaping+import-limit-5",
+                *combined]
+        # Held-out Ir is relative to the first row of a run, so the stock
+        # row must come before every other row of the family.
+        stock = names.index("PGO+ThinLTO+stock-imports")
+        for name in rows:
+            self.assertLess(stock, names.index(name), name)
+        by_name = {c.name: c for c in run.CONFIGS}
+        for name in planned + combined:
+            self.assertIsNotNone(by_name[name].prepare, name)
+            self.assertFalse(by_name[name].stock, name)
+            self.assertIn("-Wl,-mllvm,-print-imports", by_name[name].ldflags, name)
+        for name in combined:
+            c = by_name[name]
+            self.assertIn("-kiln-import-shaping", c.cflags)
+            self.assertIn("-kiln-inline", c.cflags)
+            self.assertIn("-Wl,-mllvm,-kiln-inline", c.ldflags)
+
+
+class HeldOutTest(unittest.TestCase):
+    """The held-out scenarios are never training runs."""
+
+    def test_no_training_runs_heldout(self):
+        for tr in run.TRAININGS.values():
+            for scenario in tr.scenarios:
+                self.assertIn(scenario, (("steady",), ("startup",)), tr.name)
+        self.assertNotIn(run.SAMPLE_HELDOUT_ARGS[0], ("steady", "startup"))
+
+    def test_zstd_heldout_differs_from_training(self):
+        scenarios, inputs = programs.zstd_scenarios()
+        held = scenarios["heldout"]
+        for mode in ("startup", "steady"):
+            self.assertNotEqual(scenarios[mode], held)
+            self.assertNotIn(held[-1], scenarios[mode])
+        self.assertIn(held[-1], inputs)
+        # Deterministic input: the outputs are compared across builds.
+        self.assertEqual(programs._log(4096, 3), inputs[held[-1]][:4096])
+
+    def test_heldout_args(self):
+        args = argparse.Namespace(work_dir="/nonexistent", jobs=1, iterations=None)
+        h = run.Harness(args, tools=None)
+        self.assertIsNone(h.heldout_args())
+        h.app = run.App(Path("/x"), [], {}, scenarios={"startup": ["a"], "steady": ["b"]})
+        self.assertIsNone(h.heldout_args())
+        h.app.scenarios["heldout"] = ["c", "d"]
+        self.assertEqual(h.heldout_args(), ["c", "d"])
+        h.heldout_args().append("e")   # a copy: the scenario stays as it was
+        self.assertEqual(h.heldout_args(), ["c", "d"])
+
 
 class TableTest(unittest.TestCase):
-    def _result(self, name, ir, i1, status="ok"):
-        metrics = {"ir_steady": ir, "i1_misses_steady": i1, "text_bytes": 1000,
+    def _result(self, name, ir, i1, status="ok", heldout=None):
+        metrics = {"ir_steady": ir, "ir_heldout": heldout, "i1_misses_steady": i1,
+                   "text_bytes": 1000,
                    "dyn_relocs": 10, "dyn_relocs_relative": 8, "startup_pages": 6,
                    "startup_lower_bound": 4, "pages_per_bound": 1.5,
                    "steady_pages": 9, "steady_lower_bound": 7,
@@ -91,6 +153,29 @@ class TableTest(unittest.TestCase):
         # The steady-state working set, then the fault counts close each row.
         self.assertRegex(text[2], r" 9 +7 +55 +3$")
         self.assertTrue(text[4].startswith("X") and "ERROR" in text[4])
+        # No held-out scenario: the column says so instead of a figure.
+        self.assertRegex(text[3], r"^PGO +1,000 +0\.500 +n/a +n/a ")
+
+    def test_heldout_column(self):
+        results = [self._result("O2", 2000, 300, heldout=5000),
+                   self._result("PGO", 1000, 200, heldout=4000),
+                   self._result("Y", 900, 100, heldout=None)]
+        # Relative to the run's reference, here not O2.
+        run.add_ratios(results, reference="PGO")
+        self.assertEqual(results[0]["metrics"]["ir_heldout_vs_ref"], 1.25)
+        self.assertEqual(results[1]["metrics"]["ir_heldout_vs_ref"], 1.0)
+        self.assertIsNone(results[2]["metrics"]["ir_heldout_vs_ref"])
+        self.assertEqual(results[0]["metrics"]["ir_steady_vs_o2"], 1.0)
+        text = run.text_table(results).splitlines()
+        self.assertRegex(text[0], r"^config +Ir steady +vs O2 +Ir held-out +vs ref +I1 misses")
+        self.assertRegex(text[2], r"^O2 +2,000 +1\.000 +5,000 +1\.250 +300 ")
+        self.assertRegex(text[4], r"^Y +900 +0\.450 +n/a +n/a +100 ")
+        md = run.markdown_table(results).splitlines()
+        self.assertTrue(md[0].startswith("| config | Ir steady | vs O2 | Ir held-out | vs ref |"))
+        self.assertTrue(md[3].startswith("| PGO | 1,000 | 0.500 | 4,000 | 1.000 |"))
+        # Without a reference row, no ratio (rather than one to an arbitrary row).
+        run.add_ratios(results, reference=None)
+        self.assertIsNone(results[0]["metrics"]["ir_heldout_vs_ref"])
 
 
 if __name__ == "__main__":
