@@ -807,9 +807,9 @@ CONFIGS += [
         description="PGO + -flto=thin, Kiln's inline advisor (pre-link and backends) and "
                     "never-run functions compiled for size (-pgo-cold-func-opt=minsize), "
                     "lld call-graph sort disabled",
-        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}", "-mllvm", "-kiln-inline",
-                                 "-mllvm", "-pgo-cold-func-opt=minsize"),
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-fuse-ld={kiln_lld}", "-Wl,-mllvm,-kiln-inline"),
+        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}",) + KILN_INLINE_CFLAGS
+        + ("-mllvm", "-pgo-cold-func-opt=minsize"),
+        ldflags=UNSORTED_THINLTO_LDFLAGS + KILN_INLINE_LDFLAGS,
         training="irpgo",
         stock=False,
     ),
