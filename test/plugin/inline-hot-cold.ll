@@ -3,8 +3,8 @@
 ; call-site threshold is lowered to 100 so that small callees show it), are
 ; inlined, within the growth budget; the cold call site to small, which the
 ; default inlines (cost 30 <= cold threshold 45), is refused, while the
-; cold alwaysinline and free (cost <= 0) callees are still inlined; the
-; noinline callee stays a call. Hot means count >= 1000, cold <= 1 in this
+; cold alwaysinline and free (cost <= 0) callees, and hotsmall, a callee the
+; profile shows hot, are still inlined; the noinline callee stays a call. Hot means count >= 1000, cold <= 1 in this
 ; summary.
 ; The stand-alone cgscc(inline) pass never asks a plugin advisor, so the
 ; tests run the inliner as the default pipelines do (inliner-wrapper, with
@@ -53,6 +53,7 @@
 ; CHECK:       call i32 @small(
 ; CHECK-NOT:   call i32 @always(
 ; CHECK-NOT:   call i32 @tiny(
+; CHECK-NOT:   call i32 @hotsmall(
 ; CHECK-LABEL: define i32 @big1(
 
 ; REMARK:      remark: <unknown>:0:0: big1 inlined into main: hot call site (count 2000, hot threshold 1000), cost {{[0-9]+}} <= 300, budget left 3959 instructions
@@ -61,6 +62,7 @@
 ; REMARK-NOT:  never
 ; REMARK-NOT:  always
 ; REMARK-NOT:  tiny
+; REMARK-NOT:  hotsmall
 
 ; YAML:      --- !Passed
 ; YAML-NEXT: Pass:            kiln-inline
@@ -103,7 +105,9 @@ cold:
   %s0 = call i32 @small(ptr %p)
   %w = call i32 @always(ptr %p)
   %t0 = call i32 @tiny(i32 %w)
-  %s = add i32 %s0, %t0
+  %h0 = call i32 @hotsmall(ptr %p)
+  %st = add i32 %s0, %t0
+  %s = add i32 %st, %h0
   br label %exit
 
 exit:
@@ -242,6 +246,27 @@ define i32 @never(ptr %p) noinline {
   ret i32 %s19
 }
 define i32 @small(ptr %p) {
+  %l0 = load volatile i32, ptr %p
+  %s0 = add i32 0, %l0
+  %l1 = load volatile i32, ptr %p
+  %s1 = add i32 %s0, %l1
+  %l2 = load volatile i32, ptr %p
+  %s2 = add i32 %s1, %l2
+  %l3 = load volatile i32, ptr %p
+  %s3 = add i32 %s2, %l3
+  %l4 = load volatile i32, ptr %p
+  %s4 = add i32 %s3, %l4
+  %l5 = load volatile i32, ptr %p
+  %s5 = add i32 %s4, %l5
+  %l6 = load volatile i32, ptr %p
+  %s6 = add i32 %s5, %l6
+  ret i32 %s6
+}
+
+; hotsmall is small's twin that the profile shows hot (entry count 2000):
+; called from a cold site, it keeps the default's decision, since work the
+; training did not cover may well run that site.
+define i32 @hotsmall(ptr %p) !prof !21 {
   %l0 = load volatile i32, ptr %p
   %s0 = add i32 0, %l0
   %l1 = load volatile i32, ptr %p
