@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/LLDDriver/LTOCacheSalt.h"
+#include "../Support/TempFile.h"
 #include "kiln/LLDDriver/ProfileGuidedLinkSteps.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -66,23 +67,8 @@ TEST(LTOCacheSalt, CacheOptions) {
   EXPECT_EQ(kiln::saltLTOCacheDirectories(None, LinkerFlavor::ELF, "s"), None);
 }
 
-class TempPlugin {
-public:
-  TempPlugin() {
-    EXPECT_FALSE(sys::fs::createTemporaryFile("kiln-plugin", "so", Path));
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    OS << "not really a plugin";
-  }
-  ~TempPlugin() { sys::fs::remove(Path); }
-  StringRef path() const { return Path; }
-
-private:
-  SmallString<128> Path;
-};
-
 TEST(LTOCacheSalt, SaltsOnlyWhenKilnIsActive) {
-  TempPlugin Plugin;
+  kiln::test::TempFile Plugin("kiln-plugin", "so", "not really a plugin");
   std::string Diag;
   raw_string_ostream DiagOS(Diag);
   auto Apply = [&](LinkerFlavor Flavor, std::vector<std::string> Args,

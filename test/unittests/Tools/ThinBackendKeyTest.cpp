@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "../Support/TempFile.h"
 #include "kiln/Tools/ThinBackend.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -28,21 +29,6 @@ using testing::HasSubstr;
 
 namespace {
 
-class TempPlugin {
-public:
-  TempPlugin() {
-    EXPECT_FALSE(sys::fs::createTemporaryFile("kiln-plugin", "so", Path));
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    OS << "plugin bytes";
-  }
-  ~TempPlugin() { sys::fs::remove(Path); }
-  std::string path() const { return Path.str().str(); }
-
-private:
-  SmallString<128> Path;
-};
-
 std::string keyOf(const kiln::ThinBackendKeyInputs &Inputs) {
   Expected<std::string> Key = kiln::computeThinBackendCacheKey(Inputs);
   EXPECT_THAT_EXPECTED(Key, Succeeded());
@@ -50,7 +36,7 @@ std::string keyOf(const kiln::ThinBackendKeyInputs &Inputs) {
 }
 
 TEST(ThinBackendKey, ChangesWithEachInput) {
-  TempPlugin Plugin;
+  kiln::test::TempFile Plugin("kiln-plugin", "so", "plugin bytes");
   kiln::ThinBackendKeyInputs Base;
   Base.PluginPath = Plugin.path();
   Base.Options = {"-kiln-section-placement"};
