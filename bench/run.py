@@ -722,97 +722,67 @@ CONFIGS += [
 # import-planning rows above keep lld's default order and print their
 # imports: two baselines, kept apart on purpose.)
 UNSORTED_THINLTO_LDFLAGS = THINLTO_LDFLAGS + ("-Wl,--call-graph-profile-sort=none",)
+
+
+def unsorted_row(name: str, description: str, cflags: tuple[str, ...] = THINLTO_CFLAGS,
+                 ldflags: tuple[str, ...] = (), stock: bool = True) -> Config:
+    """A row linked like PGO+ThinLTO (lld's call-graph sort off), plus
+    `ldflags`: the import-shaping family and the size rows compare with it."""
+    return Config(name="PGO+ThinLTO+" + name, description=description, cflags=cflags,
+                  ldflags=UNSORTED_THINLTO_LDFLAGS + ldflags, training="irpgo", stock=stock)
+
+
+def import_limit(n: int) -> tuple[str, ...]:
+    return ("-Wl,-mllvm,-import-instr-limit=%d" % n,)
+
+
 CONFIGS += [
-    Config(
-        name="PGO+ThinLTO+import-limit=5",
-        description="PGO + -flto=thin, -import-instr-limit=5 (Chromium's), "
-                    "lld call-graph sort disabled",
-        cflags=THINLTO_CFLAGS,
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
-        training="irpgo",
-    ),
-    Config(
-        name="PGO+ThinLTO+import-limit=30",
-        description="PGO + -flto=thin, -import-instr-limit=30 (ChromeOS's), "
-                    "lld call-graph sort disabled",
-        cflags=THINLTO_CFLAGS,
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=30",),
-        training="irpgo",
-    ),
-    Config(
-        name="PGO+ThinLTO+kiln-import-shaping",
-        description="PGO + -flto=thin with -kiln-import-shaping in the pre-link "
-                    "compile (default import limit), lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS,
-        ldflags=UNSORTED_THINLTO_LDFLAGS,
-        training="irpgo",
-        stock=False,
-    ),
-    Config(
-        name="PGO+ThinLTO+kiln-import-shaping+limit=5",
-        description="PGO + -flto=thin with -kiln-import-shaping, "
-                    "-import-instr-limit=5, lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS,
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
-        training="irpgo",
-        stock=False,
-    ),
-    Config(
-        name="PGO+ThinLTO+kiln-import-shaping+limit=30",
-        description="PGO + -flto=thin with -kiln-import-shaping, "
-                    "-import-instr-limit=30, lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS,
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=30",),
-        training="irpgo",
-        stock=False,
-    ),
-    Config(
-        name="PGO+ThinLTO+kiln-import-shaping(cutoff=900000)+limit=5",
-        description="PGO + -flto=thin with -kiln-import-shaping marking only call "
-                    "sites at the profile summary's 90% cutoff count "
-                    "(-kiln-import-critical-cutoff=900000), -import-instr-limit=5, "
-                    "lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-import-critical-cutoff=900000"),
-        ldflags=UNSORTED_THINLTO_LDFLAGS + ("-Wl,-mllvm,-import-instr-limit=5",),
-        training="irpgo",
-        stock=False,
-    ),
-    Config(
-        name="PGO+ThinLTO+kiln-import-shaping+kiln-inline",
-        description="PGO + -flto=thin with -kiln-import-shaping and -kiln-inline "
-                    "(pre-link and backends, via kiln-lld), lld call-graph sort disabled",
-        cflags=IMPORT_SHAPING_CFLAGS + KILN_INLINE_CFLAGS,
-        ldflags=UNSORTED_THINLTO_LDFLAGS + KILN_INLINE_LDFLAGS,
-        training="irpgo",
-        stock=False,
-    ),
+    unsorted_row("import-limit=5", "PGO + -flto=thin, -import-instr-limit=5 (Chromium's), "
+                 "lld call-graph sort disabled", ldflags=import_limit(5)),
+    unsorted_row("import-limit=30", "PGO + -flto=thin, -import-instr-limit=30 (ChromeOS's), "
+                 "lld call-graph sort disabled", ldflags=import_limit(30)),
+    unsorted_row("kiln-import-shaping",
+                 "PGO + -flto=thin with -kiln-import-shaping in the pre-link "
+                 "compile (default import limit), lld call-graph sort disabled",
+                 cflags=IMPORT_SHAPING_CFLAGS, stock=False),
+] + [
+    unsorted_row("kiln-import-shaping+limit=%d" % n,
+                 "PGO + -flto=thin with -kiln-import-shaping, "
+                 "-import-instr-limit=%d, lld call-graph sort disabled" % n,
+                 cflags=IMPORT_SHAPING_CFLAGS, ldflags=import_limit(n), stock=False)
+    for n in (5, 30)
+] + [
+    unsorted_row("kiln-import-shaping(cutoff=900000)+limit=5",
+                 "PGO + -flto=thin with -kiln-import-shaping marking only call "
+                 "sites at the profile summary's 90% cutoff count "
+                 "(-kiln-import-critical-cutoff=900000), -import-instr-limit=5, "
+                 "lld call-graph sort disabled",
+                 cflags=IMPORT_SHAPING_CFLAGS + ("-mllvm", "-kiln-import-critical-cutoff=900000"),
+                 ldflags=import_limit(5), stock=False),
+    unsorted_row("kiln-import-shaping+kiln-inline",
+                 "PGO + -flto=thin with -kiln-import-shaping and -kiln-inline "
+                 "(pre-link and backends, via kiln-lld), lld call-graph sort disabled",
+                 cflags=IMPORT_SHAPING_CFLAGS + KILN_INLINE_CFLAGS,
+                 ldflags=KILN_INLINE_LDFLAGS, stock=False),
 ]
 
 # Size where the profile says code never runs (issue 6's size aim): LLVM's
 # PGO marks functions no training run entered `cold`; -pgo-cold-func-opt
 # also gives them optsize or minsize. Stock options, linked like PGO+ThinLTO.
 CONFIGS += [
-    Config(
-        name="PGO+ThinLTO+cold-%s" % attr,
-        description="PGO + -flto=thin, never-run functions compiled for size "
-                    "(-pgo-cold-func-opt=%s), lld call-graph sort disabled" % attr,
-        cflags=THINLTO_CFLAGS + ("-mllvm", "-pgo-cold-func-opt=%s" % attr),
-        ldflags=UNSORTED_THINLTO_LDFLAGS,
-        training="irpgo",
-    )
+    unsorted_row("cold-%s" % attr,
+                 "PGO + -flto=thin, never-run functions compiled for size "
+                 "(-pgo-cold-func-opt=%s), lld call-graph sort disabled" % attr,
+                 cflags=THINLTO_CFLAGS + ("-mllvm", "-pgo-cold-func-opt=%s" % attr))
     for attr in ("optsize", "minsize")
 ] + [
-    Config(
-        name="PGO+ThinLTO+kiln-inline+cold-minsize",
-        description="PGO + -flto=thin, Kiln's inline advisor (pre-link and backends) and "
-                    "never-run functions compiled for size (-pgo-cold-func-opt=minsize), "
-                    "lld call-graph sort disabled",
-        cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}",) + KILN_INLINE_CFLAGS
-        + ("-mllvm", "-pgo-cold-func-opt=minsize"),
-        ldflags=UNSORTED_THINLTO_LDFLAGS + KILN_INLINE_LDFLAGS,
-        training="irpgo",
-        stock=False,
-    ),
+    unsorted_row("kiln-inline+cold-minsize",
+                 "PGO + -flto=thin, Kiln's inline advisor (pre-link and backends) and "
+                 "never-run functions compiled for size (-pgo-cold-func-opt=minsize), "
+                 "lld call-graph sort disabled",
+                 cflags=THINLTO_CFLAGS + ("-fpass-plugin={plugin}",) + KILN_INLINE_CFLAGS
+                 + ("-mllvm", "-pgo-cold-func-opt=minsize"),
+                 ldflags=KILN_INLINE_LDFLAGS, stock=False),
 ]
 
 REFERENCE_CONFIG = "O2"   # output reference and denominator of "Ir vs O2"
