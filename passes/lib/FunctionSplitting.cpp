@@ -60,6 +60,15 @@ static bool setSplitterOptions() {
   return true;
 }
 
+/// \returns whether the user turned on `-mfs-split-ehcode`. In LLVM 22 it
+/// replaces profile-based splitting: the splitter then moves only EH pads
+/// and the blocks only they reach, never a block because no run executed it.
+static bool splitsOnlyEHCode() {
+  cl::Option *Opt = cl::getRegisteredOptions().lookup("mfs-split-ehcode");
+  return Opt && Opt->getNumOccurrences() &&
+         static_cast<cl::opt<bool> *>(Opt)->getValue();
+}
+
 static bool canSplit(const Triple &T) {
   return T.isOSBinFormatELF() && (T.isX86() || T.isAArch64());
 }
@@ -87,5 +96,12 @@ kiln::FunctionSplittingSetupPass::run(Module &M, ModuleAnalysisManager &) {
                         "kiln-split-functions: this LLVM has no machine "
                         "function splitter options; '" +
                             M.getModuleIdentifier() + "' is not split");
+  else if (splitsOnlyEHCode())
+    reportUnusableInput(M.getContext(),
+                        "kiln-split-functions: -mfs-split-ehcode is set, so "
+                        "LLVM's splitter moves only exception-handling code, "
+                        "not the blocks the profile says never ran; '" +
+                            M.getModuleIdentifier() +
+                            "' is not split by the profile");
   return PreservedAnalyses::all();
 }

@@ -42,6 +42,12 @@
 ; RUN: not %clang --target=x86_64-pc-windows-msvc -O2 -c %t/coff.ll -fpass-plugin=%kiln_plugin -mllvm -kiln-split-functions \
 ; RUN:   -mllvm -kiln-strict -Wno-override-module -o %t/strict.o 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=STRICT
+;
+; -mfs-split-ehcode replaces the splitter's profile-based decisions (LLVM 22):
+; Kiln says so, and nothing is split by the profile.
+; RUN: %clang -O2 -c %s -fpass-plugin=%kiln_plugin -mllvm -kiln-split-functions \
+; RUN:   -mllvm -mfs-split-ehcode -o %t/eh.o 2>&1 | FileCheck %s --check-prefix=EHONLY
+; RUN: llvm-nm %t/eh.o | FileCheck %s --check-prefix=NOSPLIT
 
 ; KILN:      <hot>:
 ; KILN-NOT:  <hot.cold>:
@@ -67,6 +73,7 @@
 
 ; COFF: warning: kiln-split-functions: LLVM's machine function splitter supports ELF on x86-64 and AArch64, not 'x86_64-pc-windows-msvc{{.*}}'; '{{.*}}coff.ll' is not split
 ; MACHO: warning: kiln-split-functions: LLVM's machine function splitter supports ELF on x86-64 and AArch64, not 'x86_64-apple-macos{{.*}}'; '{{.*}}macho.ll' is not split
+; EHONLY: warning: kiln-split-functions: -mfs-split-ehcode is set, so LLVM's splitter moves only exception-handling code, not the blocks the profile says never ran; '{{.*}}split-functions.ll' is not split by the profile
 ; STRICT: error: kiln-split-functions: LLVM's machine function splitter supports ELF
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
