@@ -83,7 +83,7 @@ private:
   Expected<StringRef> readCallGraphSection(const SectionRef &Sec,
                                            unsigned EntrySize);
   Error readELFCallGraph();
-  Error readELFLoadRoots();
+  void readELFLoadRoots();
   Error readIndexedCallGraph(StringRef SectionName, StringRef Segment);
   Expected<InputCallEdge> makeEdge(const SymbolRef &From, const SymbolRef &To,
                                    uint64_t Count);
@@ -124,8 +124,7 @@ Error ObjectReader::read() {
     return E;
   if (Format == ObjectFormat::ELF) {
     if (Obj.isRelocatableObject())
-      if (Error E = readELFLoadRoots())
-        return E;
+      readELFLoadRoots();
     return readELFCallGraph();
   }
   if (Format == ObjectFormat::COFF)
@@ -349,8 +348,9 @@ static bool isELFLoadTimeArray(StringRef Name) {
 
 // An entry of an init array is a relocation against the function's symbol,
 // or (for a local function, as crtbegin's frame_dummy) against its section's
-// symbol with the function's offset as addend.
-Error ObjectReader::readELFLoadRoots() {
+// symbol with the function's offset as addend. An entry that cannot be read
+// is skipped: the function then only misses its place with startup code.
+void ObjectReader::readELFLoadRoots() {
   for (const SectionRef &RelSec : Obj.sections()) {
     Expected<section_iterator> Target = RelSec.getRelocatedSection();
     if (!Target) {
@@ -391,7 +391,6 @@ Error ObjectReader::readELFLoadRoots() {
           Inputs.Functions[P.Function].RunsAtLoad = true;
     }
   }
-  return Error::success();
 }
 
 Error ObjectReader::readELFCallGraph() {
