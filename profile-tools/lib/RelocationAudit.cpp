@@ -1244,7 +1244,7 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
 }
 
 Expected<RelocationAudit> relocs::auditRelocations(StringRef Path) {
-  // As lld-plugin/sources/lib/CrashGuard.h does for the linker inputs:
+  // As sources/lib/CrashGuard.h does for the linker inputs:
   // LLVM's object readers trust some offsets of a corrupt file; a fault
   // there becomes this error when the tool enabled crash recovery.
   std::optional<Expected<RelocationAudit>> Result;

@@ -12,7 +12,7 @@
 #include "kiln/Order/OrderFile.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Order/OrderReport.h"
-#include "kiln/Order/PrereadPlan.h"
+#include "kiln/LLDDriver/PrereadPlan.h"
 #include "kiln/Sources/LinkerInputs.h"
 #include "kiln/Support/Version.inc"
 

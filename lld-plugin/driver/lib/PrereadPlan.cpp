@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Order/PrereadPlan.h"
+#include "kiln/LLDDriver/PrereadPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"

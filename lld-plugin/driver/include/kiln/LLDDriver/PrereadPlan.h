@@ -1,4 +1,4 @@
-//===- kiln/Order/PrereadPlan.h - The startup range of a binary -*- C++ -*-===//
+//===- kiln/LLDDriver/PrereadPlan.h - A binary's startup range -*- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -17,8 +17,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_ORDER_PREREADPLAN_H
-#define KILN_ORDER_PREREADPLAN_H
+#ifndef KILN_LLDDRIVER_PREREADPLAN_H
+#define KILN_LLDDRIVER_PREREADPLAN_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -76,4 +76,4 @@ llvm::Expected<bool> recordPrereadRange(llvm::StringRef BinaryPath,
 
 } // namespace kiln
 
-#endif // KILN_ORDER_PREREADPLAN_H
+#endif // KILN_LLDDRIVER_PREREADPLAN_H
