@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/CacheDirectedSort.h"
+#include "kiln/Layout/CompositeLayout.h"
 
 #include <cassert>
 
@@ -46,4 +47,10 @@ std::vector<NodeId> kiln::layout::computeCDSortOrder(
       Config, Sizes, Counts, Calls, CallOffsets);
   assert(Result.size() == Sizes.size() && "cdsort lost or duplicated a node");
   return std::vector<NodeId>(Result.begin(), Result.end());
+}
+
+std::vector<NodeId>
+kiln::layout::orderSubgraphByCDSort(const Subgraph &S,
+                                    const CompositeLayoutConfig &Config) {
+  return computeCDSortOrder(S.Sizes, S.Counts, S.getEdges(), Config.CDSort);
 }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/CallChainClustering.h"
+#include "kiln/Layout/CompositeLayout.h"
 
 #include "RadixSort.h"
 
@@ -179,4 +180,15 @@ std::vector<NodeId> kiln::layout::computeC3OrderOfStream(
   }
   assert(Order.size() == NumNodes && "C3 lost or duplicated a node");
   return Order;
+}
+
+// C3 reads each edge once: it takes a streamed subgraph's edges as they are
+// renumbered, without a copy of millions of edges.
+std::vector<NodeId>
+kiln::layout::orderSubgraphByC3(const Subgraph &S,
+                                const CompositeLayoutConfig &Config) {
+  return computeC3OrderOfStream(
+      S.Sizes, S.Counts,
+      [&](function_ref<void(const Edge &)> Visit) { S.forEachEdge(Visit); },
+      Config.C3);
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/CallGraph.h"
+#include "kiln/Layout/Counts.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -77,7 +78,7 @@ NodeId CallGraph::findNode(StringRef Name) const {
 
 ScenarioId CallGraph::addScenario(StringRef Name, ScenarioKind Kind,
                                   double Weight) {
-  assert(Weight > 0 && "scenario weight must be positive");
+  assert(isValidScenarioWeight(Weight) && "scenario weight out of range");
   Scenario S;
   S.Name = Name.str();
   S.Kind = Kind;
@@ -93,7 +94,7 @@ void CallGraph::addCount(ScenarioId S, NodeId Node, uint64_t Count) {
   std::vector<uint64_t> &Counts = Scenarios[S].Counts;
   if (Counts.size() <= Node)
     Counts.resize(Nodes.size(), 0);
-  Counts[Node] += Count;
+  Counts[Node] = addCounts(Counts[Node], Count);
 }
 
 void CallGraph::addEdge(ScenarioId S, NodeId Caller, NodeId Callee,
@@ -109,10 +110,12 @@ void CallGraph::addEdge(ScenarioId S, NodeId Caller, NodeId Callee,
   assert(Caller < Nodes.size() && Callee < Nodes.size() && "unknown node");
   auto [It, Inserted] =
       EdgeIndex[S].try_emplace({Caller, Callee}, Scenarios[S].Edges.size());
-  if (Inserted)
+  if (Inserted) {
     Scenarios[S].Edges.push_back(Edge{Caller, Callee, Count});
-  else
-    Scenarios[S].Edges[It->second].Count += Count;
+    return;
+  }
+  uint64_t &Sum = Scenarios[S].Edges[It->second].Count;
+  Sum = addCounts(Sum, Count);
 }
 
 namespace {
@@ -187,7 +190,7 @@ void CallGraph::addMappedEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
   for (size_t I = 0; I < Edges.size(); ++I) {
     if (Out && Edges[Out - 1].Caller == Edges[I].Caller &&
         Edges[Out - 1].Callee == Edges[I].Callee) {
-      Edges[Out - 1].Count += Edges[I].Count;
+      Edges[Out - 1].Count = addCounts(Edges[Out - 1].Count, Edges[I].Count);
       continue;
     }
     Edges[Out++] = Edges[I];
@@ -225,10 +228,10 @@ uint64_t CallGraph::getCount(ScenarioId S, NodeId Node) const {
 }
 
 uint64_t CallGraph::getWeightedCount(NodeId Node) const {
-  double Sum = 0;
+  uint64_t Sum = 0;
   for (ScenarioId S = 0; S < Scenarios.size(); ++S)
-    Sum += Scenarios[S].Weight * double(getCount(S, Node));
-  return uint64_t(Sum);
+    Sum = addCounts(Sum, scaleCount(getCount(S, Node), Scenarios[S].Weight));
+  return Sum;
 }
 
 // Whether S's edges are sorted by (caller, callee), each pair once.
@@ -240,71 +243,90 @@ static bool hasSortedUniquePairs(const Scenario &S) {
   return true;
 }
 
-// One scenario whose pairs are sorted and unique (as addEdges leaves them)
-// is its own merge: it only needs scaling.
-bool CallGraph::hasWeightedEdgesInPlace() const {
-  return Scenarios.size() == 1 && hasSortedUniquePairs(Scenarios.front());
+std::vector<ScenarioId> CallGraph::getAllScenarioIds() const {
+  std::vector<ScenarioId> Ids(Scenarios.size());
+  for (ScenarioId S = 0; S < Scenarios.size(); ++S)
+    Ids[S] = S;
+  return Ids;
 }
 
 std::vector<Edge> CallGraph::getWeightedEdges() const {
-  if (!hasWeightedEdgesInPlace())
-    return mergeWeightedEdges();
+  return getWeightedEdges(getAllScenarioIds());
+}
+
+std::vector<Edge>
+CallGraph::getWeightedEdges(ArrayRef<ScenarioId> Selected) const {
   std::vector<Edge> Result;
-  Result.reserve(Scenarios.front().Edges.size());
-  forEachWeightedEdge([&](const Edge &E) { Result.push_back(E); });
+  if (Selected.size() == 1)
+    Result.reserve(Scenarios[Selected.front()].Edges.size());
+  forEachWeightedEdge(Selected, [&](const Edge &E) { Result.push_back(E); });
   return Result;
 }
 
 void CallGraph::forEachWeightedEdge(
     function_ref<void(const Edge &)> Visit) const {
-  if (!hasWeightedEdgesInPlace()) {
-    for (const Edge &E : mergeWeightedEdges())
+  forEachWeightedEdge(getAllScenarioIds(), Visit);
+}
+
+void CallGraph::forEachWeightedEdge(
+    ArrayRef<ScenarioId> Selected,
+    function_ref<void(const Edge &)> Visit) const {
+  // One scenario whose pairs are sorted and unique (as addEdges leaves
+  // them) is its own merge: it only needs scaling.
+  if (Selected.size() != 1 || !hasSortedUniquePairs(Scenarios[Selected[0]])) {
+    for (const Edge &E : mergeWeightedEdges(Selected))
       Visit(E);
     return;
   }
-  const Scenario &S = Scenarios.front();
+  const Scenario &S = Scenarios[Selected.front()];
   for (const Edge &E : S.Edges)
-    Visit(Edge{E.Caller, E.Callee, uint64_t(S.Weight * double(E.Count))});
+    Visit(Edge{E.Caller, E.Callee, scaleCount(E.Count, S.Weight)});
 }
 
-std::vector<Edge> CallGraph::mergeWeightedEdges() const {
+std::vector<Edge>
+CallGraph::mergeWeightedEdges(ArrayRef<ScenarioId> Selected) const {
+  return getWeightedEdgesWithin(Selected, {}, Nodes.size());
+}
+
+std::vector<Edge>
+CallGraph::getWeightedEdgesWithin(ArrayRef<ScenarioId> Selected,
+                                  ArrayRef<NodeId> Renumber,
+                                  size_t NumIds) const {
   // Scale, bucket by caller, sort each caller's edges by callee and merge:
-  // no hashing and no global sort, so millions of edges stay cheap. Sums
-  // are kept in double until the end, added in increasing order, so that
-  // the result does not depend on the order of scenarios.
-  struct Weighted {
-    NodeId Caller, Callee;
-    double Count;
-  };
-  CallerBuckets Buckets(Nodes.size());
-  for (const Scenario &S : Scenarios)
-    for (const Edge &E : S.Edges)
-      Buckets.count(E.Caller);
-  std::vector<Weighted> All(Buckets.startPlacing());
-  for (const Scenario &S : Scenarios)
-    for (const Edge &E : S.Edges)
-      All[Buckets.place(E.Caller)] = {E.Caller, E.Callee,
-                                      S.Weight * double(E.Count)};
+  // no hashing and no global sort, so millions of edges stay cheap. Each
+  // scenario's share is scaled to an exact count first, and saturating sums
+  // of counts do not depend on the order of the scenarios.
+  auto Map = [&](NodeId N) { return Renumber.empty() ? N : Renumber[N]; };
+  CallerBuckets Buckets(NumIds);
+  for (ScenarioId Id : Selected)
+    for (const Edge &E : Scenarios[Id].Edges)
+      if (Map(E.Caller) != InvalidNode && Map(E.Callee) != InvalidNode)
+        Buckets.count(Map(E.Caller));
+  std::vector<Edge> All(Buckets.startPlacing());
+  for (ScenarioId Id : Selected) {
+    const Scenario &S = Scenarios[Id];
+    for (const Edge &E : S.Edges) {
+      NodeId Caller = Map(E.Caller), Callee = Map(E.Callee);
+      if (Caller != InvalidNode && Callee != InvalidNode)
+        All[Buckets.place(Caller)] = {Caller, Callee,
+                                      scaleCount(E.Count, S.Weight)};
+    }
+  }
   Buckets.sortRuns([&](size_t Begin, size_t End) {
     std::sort(All.begin() + Begin, All.begin() + End,
-              [](const Weighted &A, const Weighted &B) {
-                return std::tie(A.Callee, A.Count) <
-                       std::tie(B.Callee, B.Count);
-              });
+              [](const Edge &A, const Edge &B) { return A.Callee < B.Callee; });
   });
-  std::vector<Edge> Result;
-  Result.reserve(All.size());
-  double Sum = 0;
+  size_t Out = 0;
   for (size_t I = 0; I < All.size(); ++I) {
-    Sum += All[I].Count;
-    bool Last = I + 1 == All.size() || All[I + 1].Caller != All[I].Caller ||
-                All[I + 1].Callee != All[I].Callee;
-    if (!Last)
+    if (Out && All[Out - 1].Caller == All[I].Caller &&
+        All[Out - 1].Callee == All[I].Callee) {
+      All[Out - 1].Count = addCounts(All[Out - 1].Count, All[I].Count);
       continue;
-    Result.push_back(Edge{All[I].Caller, All[I].Callee, uint64_t(Sum)});
-    Sum = 0;
+    }
+    All[Out++] = All[I];
   }
-  return Result;
+  All.resize(Out);
+  return All;
 }
 
 BitVector CallGraph::getExecuted(ScenarioId S) const {

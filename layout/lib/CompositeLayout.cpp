@@ -18,7 +18,7 @@
 
 #include "kiln/Layout/CompositeLayout.h"
 
-#include "kiln/Layout/CacheDirectedSort.h"
+#include "kiln/Layout/Counts.h"
 
 #include "RadixSort.h"
 
@@ -58,16 +58,28 @@ StringRef kiln::layout::getOrderMethodName(OrderMethod Method) {
     return "partitioning";
   case OrderMethod::FirstExecution:
     return "first-execution";
-  case OrderMethod::C3:
-    return "c3";
-  case OrderMethod::CDSort:
-    return "cdsort";
-  case OrderMethod::PettisHansen:
-    return "pettis-hansen";
   case OrderMethod::ById:
     return "by-id";
+#define GRAPH_LAYOUT_ALGORITHM(Enum, Name, Description, OrderFn)               \
+  case OrderMethod::Enum:                                                      \
+    return Name;
+#include "kiln/Layout/LayoutAlgorithms.def"
   }
   llvm_unreachable("unknown OrderMethod");
+}
+
+OrderMethod kiln::layout::getOrderMethod(OrderAlgorithm Algorithm) {
+  switch (Algorithm) {
+#define GRAPH_LAYOUT_ALGORITHM(Enum, Name, Description, OrderFn)               \
+  case OrderAlgorithm::Enum:                                                   \
+    return OrderMethod::Enum;
+#include "kiln/Layout/LayoutAlgorithms.def"
+  case OrderAlgorithm::Partitioning:
+    return OrderMethod::Partitioning;
+  case OrderAlgorithm::Kiln:
+    break;
+  }
+  llvm_unreachable("the composite is not one method");
 }
 
 std::vector<NodeId> CompositeLayout::getNodeOrder() const {
@@ -117,18 +129,6 @@ struct KindProfile {
   std::vector<ScenarioId> Scenarios;
 };
 
-/// A group's subgraph, renumbered densely in increasing node-id order.
-struct SubGraph {
-  std::vector<NodeId> Members;
-  std::vector<uint64_t> Sizes;
-  std::vector<uint64_t> Counts;
-  std::vector<Edge> Edges;
-  /// If not null, Edges is empty: the subgraph's edges are this scenario's
-  /// edges between members, renumbered as they are read (through the
-  /// builder's LocalIndex) rather than copied.
-  const Scenario *Streamed = nullptr;
-};
-
 /// Builds and orders the groups.
 class CompositeBuilder {
 public:
@@ -138,11 +138,6 @@ public:
 
 private:
   KindProfile collectProfile(ScenarioKind Kind) const;
-  SubGraph makeSubGraph(ArrayRef<NodeId> Members, const KindProfile &P,
-                        bool MayStream);
-  void releaseSubGraph(const SubGraph &S);
-  std::vector<NodeId> orderSubGraph(const SubGraph &S,
-                                    OrderAlgorithm Alg) const;
   std::vector<NodeId> orderNodes(ArrayRef<NodeId> Members, const KindProfile &P,
                                  OrderAlgorithm Alg);
   std::vector<NodeId> orderGroup(ArrayRef<NodeId> Members, const KindProfile &P,
@@ -158,9 +153,7 @@ private:
   PhaseTimes *Times;
   KindProfile Startup;
   KindProfile Steady;
-  /// NodeId -> index in the current subgraph, InvalidNode elsewhere (from
-  /// makeSubGraph to releaseSubGraph).
-  std::vector<NodeId> LocalIndex;
+  SubgraphBuilder Subgraphs;
   CompositeLayout Result;
   uint64_t NextAddress = 0;
 };
@@ -169,14 +162,13 @@ private:
 CompositeBuilder::CompositeBuilder(const CallGraph &G,
                                    const CompositeLayoutConfig &Config,
                                    PhaseTimes *Times)
-    : G(G), Config(Config), Times(Times) {
+    : G(G), Config(Config), Times(Times), Subgraphs(G) {
   assert(isPowerOf2_64(Config.PageSize) && "page size must be a power of two");
   if (Config.FitModelsToPageSize) {
     this->Config.C3.MaxClusterSize = Config.PageSize;
     this->Config.CDSort.CacheSize = unsigned(std::min<uint64_t>(
         Config.PageSize, std::numeric_limits<unsigned>::max()));
   }
-  LocalIndex.assign(G.getNumNodes(), CallGraph::InvalidNode);
 }
 
 KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
@@ -188,160 +180,24 @@ KindProfile CompositeBuilder::collectProfile(ScenarioKind Kind) const {
       P.Scenarios.push_back(S);
   if (P.Scenarios.empty())
     return P; // Nothing executed: no heat to sum (or read).
-  P.Heat.resize(N);
-  std::vector<double> Count(N, 0.0), In(N, 0.0), Out(N, 0.0);
+  std::vector<uint64_t> Count(N, 0), In(N, 0), Out(N, 0);
   for (ScenarioId S : P.Scenarios) {
     const Scenario &Sc = G.getScenario(S);
     P.Executed |= G.getExecuted(S);
     for (NodeId I = 0; I < Sc.Counts.size(); ++I)
-      Count[I] += Sc.Weight * double(Sc.Counts[I]);
+      Count[I] = addCounts(Count[I], scaleCount(Sc.Counts[I], Sc.Weight));
     for (const Edge &E : Sc.Edges) {
       if (E.Caller == E.Callee)
         continue;
-      In[E.Callee] += Sc.Weight * double(E.Count);
-      Out[E.Caller] += Sc.Weight * double(E.Count);
+      uint64_t C = scaleCount(E.Count, Sc.Weight);
+      In[E.Callee] = addCounts(In[E.Callee], C);
+      Out[E.Caller] = addCounts(Out[E.Caller], C);
     }
   }
-  for (size_t I = 0; I < N; ++I) {
-    double H = std::max({Count[I], In[I], Out[I]});
-    P.Heat[I] = H >= 0x1p64 ? UINT64_MAX : uint64_t(H);
-  }
+  P.Heat.resize(N);
+  for (size_t I = 0; I < N; ++I)
+    P.Heat[I] = std::max({Count[I], In[I], Out[I]});
   return P;
-}
-
-static uint64_t toCount(double C) {
-  return C >= 0x1p64 ? UINT64_MAX : uint64_t(C);
-}
-
-// Calls Visit on each call of Sc between nodes of the subgraph (LocalIndex
-// not InvalidNode), renumbered, weighted; its pairs are unique already.
-template <typename VisitT>
-static void forEachScenarioEdge(const Scenario &Sc, ArrayRef<NodeId> LocalIndex,
-                                VisitT Visit) {
-  for (const Edge &E : Sc.Edges) {
-    NodeId From = LocalIndex[E.Caller], To = LocalIndex[E.Callee];
-    if (From == CallGraph::InvalidNode || To == CallGraph::InvalidNode ||
-        E.Count == 0)
-      continue;
-    if (uint64_t C = toCount(Sc.Weight * double(E.Count)))
-      Visit(Edge{From, To, C});
-  }
-}
-
-// Appends the edges forEachScenarioEdge visits to Out.
-static void addScenarioEdges(const Scenario &Sc, ArrayRef<NodeId> LocalIndex,
-                             std::vector<Edge> &Out) {
-  // Counting first sizes Out once.
-  size_t Count = 0;
-  forEachScenarioEdge(Sc, LocalIndex, [&](const Edge &) { ++Count; });
-  Out.reserve(Out.size() + Count);
-  forEachScenarioEdge(Sc, LocalIndex, [&](const Edge &E) { Out.push_back(E); });
-}
-
-// As addScenarioEdges for several scenarios: sum the weighted counts per
-// pair in double, like CallGraph::getWeightedEdges, after sorting.
-static void addMergedEdges(const CallGraph &G, ArrayRef<ScenarioId> Ids,
-                           ArrayRef<NodeId> LocalIndex,
-                           std::vector<Edge> &Out) {
-  std::vector<std::tuple<NodeId, NodeId, double>> Weighted;
-  for (ScenarioId Id : Ids) {
-    const Scenario &Sc = G.getScenario(Id);
-    for (const Edge &E : Sc.Edges) {
-      NodeId From = LocalIndex[E.Caller], To = LocalIndex[E.Callee];
-      if (From == CallGraph::InvalidNode || To == CallGraph::InvalidNode ||
-          E.Count == 0)
-        continue;
-      Weighted.emplace_back(From, To, Sc.Weight * double(E.Count));
-    }
-  }
-  llvm::sort(Weighted, [](const auto &L, const auto &R) {
-    return std::tie(std::get<0>(L), std::get<1>(L)) <
-           std::tie(std::get<0>(R), std::get<1>(R));
-  });
-  for (size_t I = 0; I < Weighted.size();) {
-    auto [From, To, Sum] = Weighted[I];
-    size_t J = I + 1;
-    for (; J < Weighted.size() && std::get<0>(Weighted[J]) == From &&
-           std::get<1>(Weighted[J]) == To;
-         ++J)
-      Sum += std::get<2>(Weighted[J]);
-    if (uint64_t C = toCount(Sum))
-      Out.push_back(Edge{From, To, C});
-    I = J;
-  }
-}
-
-// With MayStream, the edges of a single scenario are not copied (see
-// SubGraph::Streamed). Until releaseSubGraph, LocalIndex numbers Members.
-SubGraph CompositeBuilder::makeSubGraph(ArrayRef<NodeId> Members,
-                                        const KindProfile &P, bool MayStream) {
-  SubGraph S;
-  S.Members.assign(Members.begin(), Members.end());
-  assert(llvm::is_sorted(S.Members) && "members must be sorted");
-  S.Sizes.reserve(Members.size());
-  S.Counts.reserve(Members.size());
-  for (NodeId I = 0; I < S.Members.size(); ++I) {
-    NodeId N = S.Members[I];
-    LocalIndex[N] = I;
-    S.Sizes.push_back(G.getNode(N).Size);
-    S.Counts.push_back(P.Heat[N]);
-  }
-  // Calls inside the group.
-  if (P.Scenarios.size() == 1 && MayStream)
-    S.Streamed = &G.getScenario(P.Scenarios.front());
-  else if (P.Scenarios.size() == 1)
-    addScenarioEdges(G.getScenario(P.Scenarios.front()), LocalIndex, S.Edges);
-  else
-    addMergedEdges(G, P.Scenarios, LocalIndex, S.Edges);
-  return S;
-}
-
-void CompositeBuilder::releaseSubGraph(const SubGraph &S) {
-  for (NodeId N : S.Members)
-    LocalIndex[N] = CallGraph::InvalidNode;
-}
-
-static OrderMethod getOrderMethod(OrderAlgorithm Alg) {
-  switch (Alg) {
-  case OrderAlgorithm::C3:
-    return OrderMethod::C3;
-  case OrderAlgorithm::CDSort:
-    return OrderMethod::CDSort;
-  case OrderAlgorithm::PettisHansen:
-    return OrderMethod::PettisHansen;
-  }
-  llvm_unreachable("unknown OrderAlgorithm");
-}
-
-std::vector<NodeId> CompositeBuilder::orderSubGraph(const SubGraph &S,
-                                                    OrderAlgorithm Alg) const {
-  std::vector<NodeId> Local;
-  switch (Alg) {
-  case OrderAlgorithm::C3:
-    if (!S.Streamed) {
-      Local = computeC3Order(S.Sizes, S.Counts, S.Edges, Config.C3);
-      break;
-    }
-    Local = computeC3OrderOfStream(
-        S.Sizes, S.Counts,
-        [&](function_ref<void(const Edge &)> Visit) {
-          forEachScenarioEdge(*S.Streamed, LocalIndex, Visit);
-        },
-        Config.C3);
-    break;
-  case OrderAlgorithm::CDSort:
-    assert(!S.Streamed && "cdsort reads an array of edges");
-    Local = computeCDSortOrder(S.Sizes, S.Counts, S.Edges, Config.CDSort);
-    break;
-  case OrderAlgorithm::PettisHansen:
-    assert(!S.Streamed && "Pettis-Hansen reads an array of edges");
-    Local = computePettisHansenOrder(S.Sizes, S.Counts, S.Edges,
-                                     Config.PettisHansen);
-    break;
-  }
-  for (NodeId &N : Local)
-    N = S.Members[N];
-  return Local;
 }
 
 // Orders Members (sorted by id) with Alg over their own calls.
@@ -350,16 +206,13 @@ std::vector<NodeId> CompositeBuilder::orderNodes(ArrayRef<NodeId> Members,
                                                  OrderAlgorithm Alg) {
   if (Members.empty())
     return {};
-  SubGraph S;
-  {
-    PhaseTimes::Scope Phase(Times, "subgraph");
-    // C3 reads each edge once: it can take them renumbered on the fly.
-    S = makeSubGraph(Members, P, /*MayStream=*/Alg == OrderAlgorithm::C3);
-  }
-  PhaseTimes::Scope Phase(Times, getOrderMethodName(getOrderMethod(Alg)));
-  std::vector<NodeId> Order = orderSubGraph(S, Alg);
-  releaseSubGraph(S);
-  return Order;
+  assert(isGraphAlgorithm(Alg) && "a group needs a graph algorithm");
+  std::optional<PhaseTimes::Scope> Phase;
+  Phase.emplace(Times, "subgraph");
+  Subgraph S = Subgraphs.build(
+      Members, [&](NodeId N) { return P.Heat[N]; }, P.Scenarios);
+  Phase.emplace(Times, getOrderAlgorithmName(Alg));
+  return orderSubgraph(Alg, S, Config);
 }
 
 std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,

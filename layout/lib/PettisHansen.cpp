@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/PettisHansen.h"
+#include "kiln/Layout/CompositeLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -377,4 +378,11 @@ std::vector<NodeId> kiln::layout::computePettisHansenOrder(
   assert(Sizes.size() == Counts.size() && "one count per node expected");
   assert(Sizes.size() < CallGraph::InvalidNode - 1 && "too many nodes");
   return PettisHansenImpl(Sizes, Counts, Edges, Config).run();
+}
+
+std::vector<NodeId>
+kiln::layout::orderSubgraphByPettisHansen(const Subgraph &S,
+                                          const CompositeLayoutConfig &Config) {
+  return computePettisHansenOrder(S.Sizes, S.Counts, S.getEdges(),
+                                  Config.PettisHansen);
 }

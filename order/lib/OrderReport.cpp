@@ -30,7 +30,7 @@ void kiln::printOrderSummary(const OrderReportContext &Context,
   Diag << Context.Tool << ": wrote " << Report.Written << " entries ("
        << Report.BytesWritten << " bytes of code) to " << Context.OutputName
        << '\n';
-  if (Context.Algorithm == OrderingAlgorithm::Kiln && Context.ShowGroups)
+  if (Context.Algorithm == OrderAlgorithm::Kiln && Context.ShowGroups)
     for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
       const layout::GroupSummary &S = Plan.Layout.Groups[G];
       if (!S.NumNodes)
@@ -104,11 +104,11 @@ void kiln::writeOrderReportJSON(const OrderReportContext &Context,
   };
   J.object([&] {
     J.attribute("format", Context.Format);
-    J.attribute("algorithm", getOrderingAlgorithmName(Context.Algorithm));
+    J.attribute("algorithm", getOrderAlgorithmName(Context.Algorithm));
     J.attribute("page_size", Context.PageSize);
     J.attribute("entries_written", Report.Written);
     J.attribute("bytes_written", Report.BytesWritten);
-    if (Context.Algorithm == OrderingAlgorithm::Kiln)
+    if (Context.Algorithm == OrderAlgorithm::Kiln)
       J.attributeArray("groups", [&] {
         for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
           const layout::GroupSummary &S = Plan.Layout.Groups[G];

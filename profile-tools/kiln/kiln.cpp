@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/CallGraph.h"
+#include "kiln/Layout/LayoutAlgorithmOption.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
@@ -230,19 +231,10 @@ static cl::opt<OrderFormatChoice> OrderFormat(
         clEnumValN(OrderFormatChoice::Edges, "edges",
                    "lld --call-graph-ordering-file (lld sorts)")),
     cl::cat(KilnCategory));
-static cl::opt<kiln::OrderingAlgorithm> OrderAlgorithm(
-    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderingAlgorithm::Kiln),
+static cl::opt<kiln::OrderAlgorithm> OrderAlgorithm(
+    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderAlgorithm::Kiln),
     cl::desc("the layout algorithm"),
-    cl::values(clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
-                          "startup first, then hot, warm (default)"),
-               clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
-                          "call-chain clustering (hfsort)"),
-               clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
-                          "cache-directed sort (ext-TSP)"),
-               clEnumValN(kiln::OrderingAlgorithm::PettisHansen,
-                          "pettis-hansen", "Pettis-Hansen"),
-               clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
-                          "balanced partitioning of startup traces")),
+    kiln::layout::getOrderAlgorithmValues(),
     cl::cat(KilnCategory));
 static cl::opt<std::string>
     OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),

@@ -112,7 +112,7 @@ static Error runOrder(const OrderCommandOptions &Opts,
       ("format: " +
        (Opts.WriteEdgeList ? StringRef("edges")
                            : getOrderFileFormatName(FileOpts.Format)) +
-       "; algorithm: " + getOrderingAlgorithmName(Opts.Plan.Algorithm) +
+       "; algorithm: " + getOrderAlgorithmName(Opts.Plan.Algorithm) +
        "; page size: " + Twine(Opts.Plan.Composite.PageSize))
           .str()};
 

@@ -12,6 +12,7 @@
 
 #include "kiln/Layout/NameIndex.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Sources/ProfiledGraph.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -30,14 +31,7 @@ Error kiln::readEdgeList(MemoryBufferRef Buffer, layout::CallGraph &G,
   NodeOf.reserve(Parsed->Names.size());
   for (StringRef Name : Parsed->Names)
     NodeOf.push_back(G.getOrAddNode(Name));
-  std::vector<uint64_t> CalleeCounts(Parsed->Names.size(), 0);
-  for (const layout::Edge &E : Parsed->Edges)
-    CalleeCounts[E.Callee] += E.Count;
-  G.addEdges(S, Parsed->Edges, NodeOf);
-  // A callee's count is also its execution count.
-  for (size_t I = 0; I < NodeOf.size(); ++I)
-    if (CalleeCounts[I])
-      G.addCount(S, NodeOf[I], CalleeCounts[I]);
+  addCallsWithCalleeCounts(G, S, Parsed->Edges, NodeOf);
   return Error::success();
 }
 

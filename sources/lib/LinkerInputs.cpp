@@ -665,26 +665,3 @@ bool kiln::isOrderableInELF(const InputFunction &F) {
   return F.HasOwnSection || (F.RunsAtLoad && F.SectionSize > 0 &&
                              F.SectionSize <= MaxMovedLoadSectionSize);
 }
-
-std::string kiln::getNodeKey(const InputFunction &F) {
-  if (!F.IsLocal)
-    return F.Name.str();
-  return (F.Object + ":" + F.Name).str();
-}
-
-void kiln::addToCallGraph(const LinkerInputs &Inputs, layout::CallGraph &G,
-                          layout::ScenarioId S) {
-  std::vector<layout::NodeId> Ids;
-  Ids.reserve(Inputs.Functions.size());
-  for (const InputFunction &F : Inputs.Functions)
-    Ids.push_back(G.getOrAddNode(getNodeKey(F), F.Size, F.Object));
-  auto NodeOf = [&](int64_t Index, const std::string &Name) {
-    return Index >= 0 ? Ids[Index] : G.getOrAddNode(Name);
-  };
-  for (const InputCallEdge &E : Inputs.Edges) {
-    layout::NodeId Caller = NodeOf(E.Caller, E.CallerName);
-    layout::NodeId Callee = NodeOf(E.Callee, E.CalleeName);
-    G.addEdge(S, Caller, Callee, E.Count);
-    G.addCount(S, Callee, E.Count);
-  }
-}

@@ -129,8 +129,8 @@ Error ProfileGuidedLink::checkOptions() {
   for (const ScenarioSpec &S : Scenarios)
     if (!sys::fs::exists(S.Path))
       return linkError(S.Path + ": no such profile");
-  Expected<OrderingAlgorithm> Algorithm =
-      parseOrderingAlgorithm(Options.Algorithm);
+  Expected<OrderAlgorithm> Algorithm =
+      parseOrderAlgorithm(Options.Algorithm);
   if (!Algorithm)
     return linkError("--kiln-algorithm: " + toString(Algorithm.takeError()));
   Plan.Algorithm = *Algorithm;

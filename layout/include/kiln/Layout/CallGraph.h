@@ -109,11 +109,13 @@ public:
   NodeId findNode(llvm::StringRef Name) const;
   static constexpr NodeId InvalidNode = ~NodeId(0);
 
-  /// Adds a scenario. \p Weight must be positive.
+  /// Adds a scenario. \p Weight must satisfy isValidScenarioWeight
+  /// (kiln/Layout/Counts.h).
   ScenarioId addScenario(llvm::StringRef Name, ScenarioKind Kind,
                          double Weight = 1.0);
 
-  /// Adds \p Count to \p Node's execution count in scenario \p S.
+  /// Adds \p Count to \p Node's execution count in scenario \p S
+  /// (saturating, as every count sum of the graph).
   void addCount(ScenarioId S, NodeId Node, uint64_t Count);
   /// Adds \p Count to the edge \p Caller -> \p Callee in scenario \p S
   /// (one edge per pair; self-calls are kept: they matter to no layout but
@@ -145,15 +147,29 @@ public:
 
   /// \returns \p Node's count in scenario \p S (0 if never counted).
   uint64_t getCount(ScenarioId S, NodeId Node) const;
-  /// \returns the sum over scenarios of Weight x count, rounded down.
+  /// \returns the sum over scenarios of Weight x count (each scenario's
+  /// share rounded down; saturating: see kiln/Layout/Counts.h).
   uint64_t getWeightedCount(NodeId Node) const;
-  /// \returns the edges of all scenarios merged, counts scaled by the
-  /// scenarios' weights, sorted by (caller, callee).
+  /// \returns the edges of the scenarios \p Selected (all by default)
+  /// merged, one per (caller, callee) pair, each scenario's count scaled by
+  /// its weight and the shares summed as getWeightedCount does, sorted by
+  /// (caller, callee): independent of the order of the scenarios.
   std::vector<Edge> getWeightedEdges() const;
+  std::vector<Edge> getWeightedEdges(llvm::ArrayRef<ScenarioId> Selected) const;
   /// Calls \p Visit on each edge getWeightedEdges returns, in its order,
   /// without building the list when a single scenario's edges are it
   /// already (as addEdges leaves them).
   void forEachWeightedEdge(llvm::function_ref<void(const Edge &)> Visit) const;
+  void forEachWeightedEdge(llvm::ArrayRef<ScenarioId> Selected,
+                           llvm::function_ref<void(const Edge &)> Visit) const;
+  /// As getWeightedEdges(\p Selected), of the edges between nodes that
+  /// \p Renumber maps to an id below \p NumIds (rather than InvalidNode),
+  /// renumbered by it; an empty \p Renumber keeps node ids.
+  std::vector<Edge> getWeightedEdgesWithin(llvm::ArrayRef<ScenarioId> Selected,
+                                           llvm::ArrayRef<NodeId> Renumber,
+                                           size_t NumIds) const;
+  /// \returns the ids of every scenario, in order.
+  std::vector<ScenarioId> getAllScenarioIds() const;
   /// \returns, per node, whether it was executed in scenario \p S: a
   /// non-zero count, an edge with a non-zero count touching it, or a trace
   /// entry. Linear in the scenario's size.
@@ -166,9 +182,8 @@ private:
   llvm::StringRef saveOrigin(llvm::StringRef S);
   template <typename MapT>
   void addMappedEdges(ScenarioId S, llvm::ArrayRef<Edge> NewEdges, MapT Map);
-  /// Whether the only scenario's edges, scaled, are the weighted edges.
-  bool hasWeightedEdgesInPlace() const;
-  std::vector<Edge> mergeWeightedEdges() const;
+  std::vector<Edge>
+  mergeWeightedEdges(llvm::ArrayRef<ScenarioId> Selected) const;
 
   std::vector<Node> Nodes;
   /// Holds the bytes of node names and origins: one allocation per slab

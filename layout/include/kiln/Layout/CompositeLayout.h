@@ -51,6 +51,7 @@
 
 #include "kiln/Layout/CallChainClustering.h"
 #include "kiln/Layout/CallGraph.h"
+#include "kiln/Layout/LayoutAlgorithm.h"
 #include "kiln/Layout/PettisHansen.h"
 #include "kiln/Layout/PhaseTimes.h"
 #include "kiln/Layout/TracePartitioning.h"
@@ -72,19 +73,20 @@ inline constexpr unsigned NumLayoutGroups = 4;
 /// \returns "startup", "hot", "warm" or "cold".
 llvm::StringRef getLayoutGroupName(LayoutGroup Group);
 
-/// A call-graph ordering algorithm the composite can apply to a group.
-enum class OrderAlgorithm : uint8_t { C3, CDSort, PettisHansen };
-
-/// How a group was actually ordered.
+/// How a group was actually ordered: by a graph algorithm of the registry
+/// (LayoutAlgorithms.def), or one of the composite's own methods.
 enum class OrderMethod : uint8_t {
   None,           ///< The group is empty or omitted.
   Partitioning,   ///< Balanced partitioning of traces.
   FirstExecution, ///< First-execution order of traces.
-  C3,             ///< Call-chain clustering.
-  CDSort,         ///< Cache-directed sort.
-  PettisHansen,   ///< Pettis-Hansen.
   ById,           ///< Increasing node id (cold code).
+#define GRAPH_LAYOUT_ALGORITHM(Enum, Name, Description, OrderFn) Enum,
+#include "kiln/Layout/LayoutAlgorithms.def"
 };
+
+/// \returns the method that records \p Algorithm (not Kiln: the composite
+/// is several methods).
+OrderMethod getOrderMethod(OrderAlgorithm Algorithm);
 
 /// \returns the lower-case name of \p Method ("partitioning", "c3", ...).
 llvm::StringRef getOrderMethodName(OrderMethod Method);
@@ -97,7 +99,8 @@ struct CompositeLayoutConfig {
   /// Hot nodes cover this many parts per million of the total steady-state
   /// heat (LLVM's profile summary calls 990000 hot).
   uint32_t HotCutoff = 990000;
-  /// Orders startup nodes without traces.
+  /// Orders startup nodes without traces. The group algorithms must be
+  /// graph algorithms (isGraphAlgorithm).
   OrderAlgorithm StartupAlgorithm = OrderAlgorithm::C3;
   /// Orders the hot group.
   OrderAlgorithm HotAlgorithm = OrderAlgorithm::CDSort;

@@ -35,7 +35,7 @@ struct OrderReportContext {
   llvm::StringRef Program;    ///< "kiln", "kiln-lld": prefix of warnings.
   llvm::StringRef OutputName; ///< Where the ordering file went.
   llvm::StringRef Format;     ///< "elf", "coff", "macho" or "edges".
-  OrderingAlgorithm Algorithm = OrderingAlgorithm::Kiln;
+  OrderAlgorithm Algorithm = OrderAlgorithm::Kiln;
   uint64_t PageSize = 4096;
   /// Print the composite's groups (not for edge lists).
   bool ShowGroups = true;

@@ -155,17 +155,6 @@ constexpr uint64_t MaxMovedLoadSectionSize = 1024;
 /// one (MaxMovedLoadSectionSize).
 bool isOrderableInELF(const InputFunction &F);
 
-/// \returns the CallGraph key of \p F: its name if it is global, and
-/// `<object>:<name>` if it is local, so that same-named statics of
-/// different objects stay distinct nodes.
-std::string getNodeKey(const InputFunction &F);
-
-/// Adds every function of \p Inputs as a node (key from getNodeKey, with
-/// size and origin) and every call-graph edge to scenario \p S of \p G. An
-/// edge to a function defined in no input is keyed by its name.
-void addToCallGraph(const LinkerInputs &Inputs, layout::CallGraph &G,
-                    layout::ScenarioId S);
-
 } // namespace kiln
 
 #endif // KILN_SOURCES_LINKERINPUTS_H

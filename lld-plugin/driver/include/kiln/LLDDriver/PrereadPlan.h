@@ -1,4 +1,4 @@
-//===- kiln/LLDDriver/PrereadPlan.h - A binary's startup range -*- C++ -*-===//
+//===- kiln/LLDDriver/PrereadPlan.h - A binary's startup range --*- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
