@@ -8,6 +8,8 @@
 
 #include "kiln/Order/OrderFile.h"
 
+#include "kiln/Order/OrderFileText.h"
+
 #include "kiln/Layout/NameIndex.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -77,11 +79,6 @@ private:
 };
 } // namespace
 
-static void writeHeader(const OrderFileOptions &Opts, raw_ostream &OS) {
-  for (const std::string &Line : Opts.Header)
-    OS << "# " << Line << '\n';
-}
-
 // ld64.lld accepts `<object>.o:<symbol>` for plain objects only: it looks
 // for ".o:" and compares the object's file name.
 static std::optional<std::string> getMachOQualifier(const InputFunction &F) {
@@ -99,7 +96,7 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
   NameUses Uses(Inputs);
   BitVector Written(Inputs.Functions.size());
   StringMap<bool> WrittenLines;
-  writeHeader(Opts, OS);
+  writeOrderFileHeader(Opts.Header, OS);
   for (size_t Index : Order) {
     assert(Index < Inputs.Functions.size() && "order names no input function");
     if (Written.test(Index))
@@ -192,7 +189,7 @@ OrderFileReport kiln::writeEdgeList(const LinkerInputs &Inputs,
     return std::make_pair(Rank[A.Caller], Rank[A.Callee]) <
            std::make_pair(Rank[B.Caller], Rank[B.Callee]);
   });
-  writeHeader(Opts, OS);
+  writeOrderFileHeader(Opts.Header, OS);
   for (const NamedEdge &E : Edges) {
     const InputFunction &Caller = Inputs.Functions[E.Caller];
     const InputFunction &Callee = Inputs.Functions[E.Callee];
