@@ -22,7 +22,7 @@ and optionally two ThinLTO links of the same (stock, PGO) bitcode objects:
              -Wl,--kiln-startup-profile=<startup>  (the one-command link: a
              preliminary link, Kiln's order, the real link)
 
-Method (docs/benchmarks.md, "Compile-time overhead"): the profile is trained
+Method (docs/benchmarks.md, "Compile and link overhead"): the profile is trained
 once, as bench/run.py does (instrumented build, `steady` and `startup` runs,
 merged).  Then N rounds; in each round every configuration compiles every TU
 of the app, serially (one clang process at a time), interleaved TU by TU: TU

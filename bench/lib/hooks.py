@@ -62,9 +62,9 @@ def kiln_order_prepare(ctx: "PrepareContext") -> list[str]:
     the same functions under the same names), then `kiln order` with the
     startup and steady-state profiles as separate scenarios, then the final
     link with the ordering file (which also turns lld's own sort off).
-    (Ordering from the ThinLTO backends' objects instead, kept with
-    -Wl,--lto-obj-path=, adds their post-inlining call graph but measured
-    worse here: see docs/benchmarks.md.)
+    (Kiln-lld orders the ThinLTO backends' objects instead, with their
+    post-inlining call graph; on the sample app both give the same pages:
+    docs/benchmarks.md.)
     """
     kiln = kiln_tool(ctx)
     profiles = ctx.scenario_profiles
