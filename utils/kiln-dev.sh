@@ -87,7 +87,7 @@ run_tests() {
 run_demo() {
   log "running the benchmark on the bundled sample application"
   # shellcheck disable=SC2086
-  # The demo's rows (bench/run.py DEMO_CONFIGS); KILN_BENCH_ARGS may give
+  # The demo's rows (DEMO_CONFIGS in bench/lib/configs.py); KILN_BENCH_ARGS may give
   # another --configs (the last one wins).
   python3 "$repo_root/bench/run.py" --work-dir "$build_dir/bench" \
     --jobs "$jobs" --configs demo ${KILN_BENCH_ARGS:-}
