@@ -143,9 +143,9 @@ Subgraph SubgraphBuilder::build(ArrayRef<NodeId> Members,
   return S;
 }
 
-std::vector<NodeId> kiln::layout::orderSubgraph(
-    OrderAlgorithm Algorithm, const Subgraph &S,
-    const CompositeLayoutConfig &Config) {
+std::vector<NodeId>
+kiln::layout::orderSubgraph(OrderAlgorithm Algorithm, const Subgraph &S,
+                            const CompositeLayoutConfig &Config) {
   std::vector<NodeId> Local;
   switch (Algorithm) {
 #define GRAPH_LAYOUT_ALGORITHM(Enum, Name, Description, OrderFn)               \
@@ -169,8 +169,9 @@ std::vector<NodeId> kiln::layout::orderSubgraph(
 
 // Balanced partitioning of the startup scenarios' traces (what lld's
 // --bp-startup-sort=function does with a temporal profile).
-static std::vector<NodeId> partitionStartupTraces(
-    const CallGraph &G, const CompositeLayoutConfig &Config) {
+static std::vector<NodeId>
+partitionStartupTraces(const CallGraph &G,
+                       const CompositeLayoutConfig &Config) {
   std::vector<Trace> Traces;
   for (const Scenario &S : G.getScenarios())
     if (S.Kind == ScenarioKind::Startup)
@@ -181,10 +182,9 @@ static std::vector<NodeId> partitionStartupTraces(
 
 // The executed part of the graph (code that never ran is left to the
 // linker), ordered over all scenarios' calls.
-static std::vector<NodeId> orderExecutedNodes(const CallGraph &G,
-                                              OrderAlgorithm Algorithm,
-                                              const CompositeLayoutConfig &Config,
-                                              PhaseTimes *Times) {
+static std::vector<NodeId>
+orderExecutedNodes(const CallGraph &G, OrderAlgorithm Algorithm,
+                   const CompositeLayoutConfig &Config, PhaseTimes *Times) {
   std::optional<PhaseTimes::Scope> Phase;
   Phase.emplace(Times, "subgraph");
   BitVector Executed(G.getNumNodes());
@@ -194,17 +194,17 @@ static std::vector<NodeId> orderExecutedNodes(const CallGraph &G,
   for (unsigned N : Executed.set_bits())
     Members.push_back(N);
   SubgraphBuilder Builder(G);
-  Subgraph S =
-      Builder.build(Members, [&](NodeId N) { return G.getWeightedCount(N); },
-                    G.getAllScenarioIds());
+  Subgraph S = Builder.build(
+      Members, [&](NodeId N) { return G.getWeightedCount(N); },
+      G.getAllScenarioIds());
   Phase.emplace(Times, getOrderAlgorithmName(Algorithm));
   return orderSubgraph(Algorithm, S, Config);
 }
 
-CompositeLayout kiln::layout::orderCallGraph(const CallGraph &G,
-                                             OrderAlgorithm Algorithm,
-                                             const CompositeLayoutConfig &Config,
-                                             PhaseTimes *Times) {
+CompositeLayout
+kiln::layout::orderCallGraph(const CallGraph &G, OrderAlgorithm Algorithm,
+                             const CompositeLayoutConfig &Config,
+                             PhaseTimes *Times) {
   if (Algorithm == OrderAlgorithm::Kiln)
     return computeCompositeLayout(G, Config, Times);
   std::vector<NodeId> Nodes =

@@ -63,8 +63,8 @@ Expected<OrderFileReport> kiln::writePlannedOrder(const OrderEmission &What,
   FileOpts.Header.insert(FileOpts.Header.end(), What.Provenance.begin(),
                          What.Provenance.end());
   FileOpts.Header.push_back(
-      ("format: " + getFormatName(What) + "; algorithm: " +
-       layout::getOrderAlgorithmName(What.Algorithm) +
+      ("format: " + getFormatName(What) +
+       "; algorithm: " + layout::getOrderAlgorithmName(What.Algorithm) +
        "; page size: " + Twine(What.PageSize))
           .str());
   OrderFileReport Written;

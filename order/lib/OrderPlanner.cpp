@@ -21,10 +21,9 @@ using namespace kiln::layout;
 Expected<OrderAlgorithm> kiln::parseOrderAlgorithm(StringRef Name) {
   if (std::optional<OrderAlgorithm> Algorithm = findOrderAlgorithm(Name))
     return *Algorithm;
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown layout algorithm '%s' (one of %s)",
-                           Name.str().c_str(),
-                           listOrderAlgorithmNames().c_str());
+  return createStringError(
+      inconvertibleErrorCode(), "unknown layout algorithm '%s' (one of %s)",
+      Name.str().c_str(), listOrderAlgorithmNames().c_str());
 }
 
 Expected<uint64_t> kiln::parsePageSize(StringRef Text) {
@@ -57,8 +56,8 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
   static_cast<ProfiledGraph &>(Plan) = std::move(*Profiled);
   Phase.emplace(Options.Times,
                 "layout (" + getOrderAlgorithmName(Options.Algorithm) + ")");
-  Plan.Layout = orderCallGraph(Plan.Graph, Options.Algorithm,
-                               Options.Composite, Options.Times);
+  Plan.Layout = orderCallGraph(Plan.Graph, Options.Algorithm, Options.Composite,
+                               Options.Times);
 
   Phase.emplace(Options.Times, "map nodes to functions");
   for (const PlacedNode &P : Plan.Layout.Order) {

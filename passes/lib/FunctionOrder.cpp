@@ -35,10 +35,11 @@ static cl::opt<std::string>
                 cl::desc("kiln-function-order: also write the order as a "
                          "symbol ordering file (for the next link)"));
 
-static cl::opt<layout::OrderAlgorithm> LayoutAlgorithm(
-    "kiln-layout-algorithm", cl::init(layout::OrderAlgorithm::Kiln),
-    cl::desc("kiln-function-order: the layout algorithm"),
-    layout::getOrderAlgorithmValues());
+static cl::opt<layout::OrderAlgorithm>
+    LayoutAlgorithm("kiln-layout-algorithm",
+                    cl::init(layout::OrderAlgorithm::Kiln),
+                    cl::desc("kiln-function-order: the layout algorithm"),
+                    layout::getOrderAlgorithmValues());
 
 static cl::opt<unsigned> LayoutPageSize(
     "kiln-layout-page-size", cl::init(4096),

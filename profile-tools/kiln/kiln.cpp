@@ -219,7 +219,9 @@ static cl::list<std::string>
                 cl::desc("<objects and archives of the link, or the linked "
                          "binary>"),
                 cl::cat(KilnCategory));
+namespace {
 enum class OrderFormatChoice { Default, ELF, COFF, MachO, Edges };
+} // namespace
 static cl::opt<OrderFormatChoice> OrderFormat(
     "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
     cl::desc("the ordering file's dialect (default: the inputs' format)"),
@@ -233,8 +235,7 @@ static cl::opt<OrderFormatChoice> OrderFormat(
     cl::cat(KilnCategory));
 static cl::opt<kiln::OrderAlgorithm> OrderAlgorithm(
     "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderAlgorithm::Kiln),
-    cl::desc("the layout algorithm"),
-    kiln::layout::getOrderAlgorithmValues(),
+    cl::desc("the layout algorithm"), kiln::layout::getOrderAlgorithmValues(),
     cl::cat(KilnCategory));
 static cl::opt<std::string>
     OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),

@@ -105,10 +105,9 @@ public:
     for (size_t I = 0; I < Inputs.Functions.size(); ++I) {
       const InputFunction &F = Inputs.Functions[I];
       // A global's key is its name: no need to build it.
-      NodeId N = F.IsLocal ? Result.Graph.getOrAddNode(getNodeKey(F), F.Size,
-                                                       F.Object)
-                           : Result.Graph.getOrAddNode(F.Name, F.Size,
-                                                       F.Object);
+      NodeId N =
+          F.IsLocal ? Result.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object)
+                    : Result.Graph.getOrAddNode(F.Name, F.Size, F.Object);
       NodeOfFunction.push_back(N);
       if (N == Result.FunctionOfNode.size())
         Result.FunctionOfNode.push_back(int64_t(I));

@@ -9,8 +9,8 @@
 #include "kiln/LLDDriver/ProfileGuidedLink.h"
 #include "kiln/LLDDriver/ProfileGuidedLinkSteps.h"
 
-#include "kiln/Order/OrderEmitter.h"
 #include "kiln/LLDDriver/PrereadPlan.h"
+#include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/LinkerInputs.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -126,8 +126,7 @@ Error ProfileGuidedLink::checkOptions() {
   for (const ScenarioSpec &S : Scenarios)
     if (!sys::fs::exists(S.Path))
       return linkError(S.Path + ": no such profile");
-  Expected<OrderAlgorithm> Algorithm =
-      parseOrderAlgorithm(Options.Algorithm);
+  Expected<OrderAlgorithm> Algorithm = parseOrderAlgorithm(Options.Algorithm);
   if (!Algorithm)
     return linkError("--kiln-algorithm: " + toString(Algorithm.takeError()));
   Plan.Algorithm = *Algorithm;
