@@ -8,6 +8,7 @@
 
 #include "kiln/Order/OrderFile.h"
 
+#include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderFileText.h"
 
 #include "kiln/Layout/NameIndex.h"

@@ -8,6 +8,7 @@
 
 #include "kiln/Tools/OrderCommand.h"
 
+#include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Support/ToolError.h"

@@ -648,20 +648,3 @@ StringRef LinkerInputs::save(StringRef S) {
   std::memcpy(Copy, S.data(), S.size());
   return StringRef(Copy, S.size());
 }
-
-unsigned kiln::markLoadEntry(LinkerInputs &Inputs, StringRef EntrySymbol) {
-  unsigned Marked = 0;
-  if (EntrySymbol.empty())
-    return Marked;
-  for (InputFunction &F : Inputs.Functions)
-    if (!F.IsLocal && F.Name == EntrySymbol) {
-      F.RunsAtLoad = true;
-      ++Marked;
-    }
-  return Marked;
-}
-
-bool kiln::isOrderableInELF(const InputFunction &F) {
-  return F.HasOwnSection || (F.RunsAtLoad && F.SectionSize > 0 &&
-                             F.SectionSize <= MaxMovedLoadSectionSize);
-}

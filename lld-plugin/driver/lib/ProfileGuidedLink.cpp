@@ -10,6 +10,7 @@
 #include "kiln/LLDDriver/ProfileGuidedLinkSteps.h"
 
 #include "kiln/LLDDriver/PrereadPlan.h"
+#include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/LinkerInputs.h"
 

@@ -1,5 +1,4 @@
-//===- kiln/Sources/LinkerInputs.h - Functions and call graphs of objects -*-
-// C++ -*-===//
+//===- kiln/Sources/LinkerInputs.h - What a link's objects hold -*- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -13,14 +12,14 @@
 /// with its object, section, size and binding, and the call-graph profile the
 /// compiler recorded (LLVM's CGProfile pass: the `.llvm.call-graph-profile`
 /// section of ELF and COFF, `__LLVM,__cg_profile` of Mach-O). The name mapper
-/// binds profile names to these symbols; the edges become CallGraph edges.
+/// binds profile names to these symbols, and the graph builder
+/// (kiln/Sources/ProfiledGraph.h) turns them into the call graph; what the
+/// linker may do with them is kiln/Order/LinkerPolicy.h's. Readers only.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_SOURCES_LINKERINPUTS_H
 #define KILN_SOURCES_LINKERINPUTS_H
-
-#include "kiln/Layout/CallGraph.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -138,22 +137,6 @@ llvm::Expected<InputKind> classifyLinkerInput(llvm::StringRef Path,
 /// that name), or the whole file if \p Member is empty, as readLinkerInput.
 llvm::Error readLinkerInputMember(llvm::StringRef Path, llvm::StringRef Member,
                                   LinkerInputs &Inputs);
-
-/// Marks the global functions of \p Inputs named \p EntrySymbol (the link's
-/// entry point, `_start` for ELF executables) as RunsAtLoad. \returns how
-/// many it marked.
-unsigned markLoadEntry(LinkerInputs &Inputs, llvm::StringRef EntrySymbol);
-
-/// Load-time code may be ordered although it shares its section, when that
-/// section is at most this many bytes: it is C runtime glue (crtbegin's
-/// `.text` holds frame_dummy and three helpers, Scrt1's holds `_start`),
-/// which lld then moves whole, at no cost.
-constexpr uint64_t MaxMovedLoadSectionSize = 1024;
-
-/// \returns whether the linker can move \p F where an ELF symbol ordering
-/// file puts it: it has its own section, or it is load-time code in a small
-/// one (MaxMovedLoadSectionSize).
-bool isOrderableInELF(const InputFunction &F);
 
 } // namespace kiln
 
