@@ -40,7 +40,7 @@ private:
 /// A scanned line whose names are not interned yet.
 struct PendingEdge {
   StringRef Caller, Callee;
-  uint64_t CallerHash = 0, CalleeHash = 0;
+  uint32_t CallerHash = 0, CalleeHash = 0;
   uint64_t Count = 0;
 };
 } // namespace
