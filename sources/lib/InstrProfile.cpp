@@ -8,6 +8,7 @@
 
 #include "CrashGuard.h"
 #include "kiln/Sources/Profile.h"
+#include "kiln/Sources/TemporalTraces.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -143,22 +144,19 @@ static Expected<LayoutProfile> readInstrProfileUnguarded(StringRef Path) {
         {Profile.Functions[Call.Caller].Name, std::move(Target), Call.Count});
   }
 
-  if (Reader.hasTemporalProfile()) {
-    for (const TemporalProfTraceTy &Trace : Reader.getTemporalProfTraces()) {
-      ProfiledTrace T;
-      T.Weight = Trace.Weight;
-      for (uint64_t Hash : Trace.FunctionNameRefs) {
-        std::string Name;
-        if (auto It = NameOfHash.find(Hash); It != NameOfHash.end())
-          Name = It->second;
-        else
-          Name = Symtab.getFuncOrVarName(Hash).str();
-        if (!Name.empty())
-          T.Functions.push_back(std::move(Name));
-      }
-      Profile.Traces.push_back(std::move(T));
-    }
-  }
+  for (ResolvedTrace<std::string> &Trace : readTemporalTraces<std::string>(
+           Reader, [&](uint64_t Hash) -> std::optional<std::string> {
+             std::string Name;
+             if (auto It = NameOfHash.find(Hash); It != NameOfHash.end())
+               Name = It->second;
+             else
+               Name = Symtab.getFuncOrVarName(Hash).str();
+             if (Name.empty())
+               return std::nullopt;
+             return Name;
+           }))
+    Profile.Traces.push_back(
+        ProfiledTrace{std::move(Trace.Functions), Trace.Weight});
   return Profile;
 }
 
