@@ -154,6 +154,26 @@ private:
 };
 } // namespace
 
+// Edges are placed in Buckets, by caller: sorts each caller's run by callee
+// and merges the edges of a pair into one, summing (saturating) their counts.
+static void sortAndMergePairs(const CallerBuckets &Buckets,
+                              std::vector<Edge> &Edges) {
+  Buckets.sortRuns([&](size_t Begin, size_t End) {
+    std::sort(Edges.begin() + Begin, Edges.begin() + End,
+              [](const Edge &A, const Edge &B) { return A.Callee < B.Callee; });
+  });
+  size_t Out = 0;
+  for (size_t I = 0; I < Edges.size(); ++I) {
+    if (Out && Edges[Out - 1].Caller == Edges[I].Caller &&
+        Edges[Out - 1].Callee == Edges[I].Callee) {
+      Edges[Out - 1].Count = addCounts(Edges[Out - 1].Count, Edges[I].Count);
+      continue;
+    }
+    Edges[Out++] = Edges[I];
+  }
+  Edges.resize(Out);
+}
+
 // Map(Id) is the node of endpoint Id, or InvalidNode to leave its edges out.
 template <typename MapT>
 void CallGraph::addMappedEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
@@ -182,20 +202,7 @@ void CallGraph::addMappedEdges(ScenarioId S, ArrayRef<Edge> NewEdges,
     if (Caller != InvalidNode && Callee != InvalidNode)
       Edges[Buckets.place(Caller)] = Edge{Caller, Callee, E.Count};
   }
-  Buckets.sortRuns([&](size_t Begin, size_t End) {
-    std::sort(Edges.begin() + Begin, Edges.begin() + End,
-              [](const Edge &A, const Edge &B) { return A.Callee < B.Callee; });
-  });
-  size_t Out = 0;
-  for (size_t I = 0; I < Edges.size(); ++I) {
-    if (Out && Edges[Out - 1].Caller == Edges[I].Caller &&
-        Edges[Out - 1].Callee == Edges[I].Callee) {
-      Edges[Out - 1].Count = addCounts(Edges[Out - 1].Count, Edges[I].Count);
-      continue;
-    }
-    Edges[Out++] = Edges[I];
-  }
-  Edges.resize(Out);
+  sortAndMergePairs(Buckets, Edges);
   EdgeIndexValid[S] = false;
 }
 
@@ -312,20 +319,7 @@ CallGraph::getWeightedEdgesWithin(ArrayRef<ScenarioId> Selected,
                                       scaleCount(E.Count, S.Weight)};
     }
   }
-  Buckets.sortRuns([&](size_t Begin, size_t End) {
-    std::sort(All.begin() + Begin, All.begin() + End,
-              [](const Edge &A, const Edge &B) { return A.Callee < B.Callee; });
-  });
-  size_t Out = 0;
-  for (size_t I = 0; I < All.size(); ++I) {
-    if (Out && All[Out - 1].Caller == All[I].Caller &&
-        All[Out - 1].Callee == All[I].Callee) {
-      All[Out - 1].Count = addCounts(All[Out - 1].Count, All[I].Count);
-      continue;
-    }
-    All[Out++] = All[I];
-  }
-  All.resize(Out);
+  sortAndMergePairs(Buckets, All);
   return All;
 }
 
