@@ -13,6 +13,7 @@
 #include "kiln/Layout/CallGraph.h"
 #include "kiln/Layout/CompositeLayout.h"
 #include "kiln/Passes/CallGraphProfile.h"
+#include "kiln/Support/OutputFile.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -22,7 +23,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 using namespace kiln;
@@ -111,21 +111,24 @@ static ModuleGraph buildGraph(Module &M, const CallGraphProfile &Profile,
 /// line, with a header. \returns false after a warning if it cannot.
 static bool writeOrderFile(Module &M, ArrayRef<Function *> Order,
                            StringRef Path) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
-  if (EC) {
-    warn(M, "cannot write the ordering file '" + Path + "': " + EC.message());
+  Expected<std::unique_ptr<kiln::OutputFile>> Out =
+      kiln::OutputFile::create(Path, sys::fs::OF_Text);
+  if (!Out) {
+    warn(M, "cannot write the ordering file: " + toString(Out.takeError()));
     return false;
   }
-  Out.os() << "# Kiln function order of the full-LTO module '"
-           << M.getModuleIdentifier() << "'\n";
+  (*Out)->os() << "# Kiln function order of the full-LTO module '"
+               << M.getModuleIdentifier() << "'\n";
   Mangler Mang;
   for (Function *F : Order) {
     SmallString<64> Name;
     Mang.getNameWithPrefix(Name, F, /*CannotUsePrivateLabel=*/false);
-    Out.os() << Name << '\n';
+    (*Out)->os() << Name << '\n';
   }
-  Out.keep();
+  if (Error E = (*Out)->commit()) {
+    warn(M, "cannot write the ordering file: " + toString(std::move(E)));
+    return false;
+  }
   return true;
 }
 

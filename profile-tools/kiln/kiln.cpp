@@ -19,6 +19,7 @@
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/PluginLocation.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
@@ -157,6 +158,9 @@ static cl::opt<kiln::DumpFormat> CallGraphFormat(
 static cl::opt<bool> CallGraphNoDemangle("no-demangle", cl::sub(CallGraphCmd),
                                          cl::desc("print mangled names"),
                                          cl::cat(KilnCategory));
+static cl::opt<std::string> CallGraphOutput(
+    "o", cl::sub(CallGraphCmd), cl::init("-"), cl::value_desc("file"),
+    cl::desc("output file (default: stdout)"), cl::cat(KilnCategory));
 
 static Error callGraphMain() {
   if (CallGraphInputs.empty() && EdgeLists.empty())
@@ -188,6 +192,15 @@ static Error callGraphMain() {
       kiln::parseScenarioSpecs(getScenarioSpecs());
   if (!Specs)
     return kiln::makeToolError(toString(Specs.takeError()), "--scenario");
+  std::vector<kiln::NamedFile> Read;
+  for (const std::string &Path : CallGraphInputs)
+    Read.push_back({Path, "input"});
+  for (const kiln::ScenarioSpec &S : *Specs)
+    Read.push_back({S.Path, "profile"});
+  for (const std::string &Path : EdgeLists)
+    Read.push_back({Path, "--edges"});
+  if (Error E = kiln::checkOutputPaths({{CallGraphOutput, "-o"}}, Read))
+    return kiln::makeToolError(toString(std::move(E)));
   Expected<kiln::ProfiledGraph> Profiled =
       kiln::buildProfiledGraph(Inputs, *Specs, Plan);
   if (!Profiled)
@@ -205,8 +218,9 @@ static Error callGraphMain() {
   Opts.MinCount = CallGraphMinCount;
   Opts.Demangle = !CallGraphNoDemangle;
   Opts.StripLeadingUnderscore = Inputs.Format == kiln::ObjectFormat::MachO;
-  kiln::dumpCallGraph(Profiled->Graph, Opts, outs());
-  return Error::success();
+  return kiln::writeOutputFile(CallGraphOutput, [&](raw_ostream &OS) {
+    kiln::dumpCallGraph(Profiled->Graph, Opts, OS);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -570,6 +584,22 @@ static void printVersion(raw_ostream &OS) {
      << KILN_LLVM_VERSION_STRING << ")\n";
 }
 
+static Error runSubcommand(int Argc, const char **Argv) {
+  if (PrintPluginPathCmd)
+    return printPluginPathMain(Argv[0]);
+  if (CallGraphCmd)
+    return callGraphMain();
+  if (OrderCmd)
+    return orderMain(Argc, Argv);
+  if (EvalCmd)
+    return evalMain();
+  if (RelocsCmd)
+    return relocsMain();
+  if (ImportsCmd)
+    return importsMain();
+  return thinBackendMain(Argv[0]);
+}
+
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   // Corrupt inputs can fault inside LLVM's readers; turn that into errors.
@@ -589,22 +619,17 @@ int main(int Argc, const char **Argv) {
       "Kiln: profile-driven function layout, section placement, ThinLTO "
       "imports and string tables for clang and lld\n");
 
-  if (PrintPluginPathCmd)
-    return kiln::reportToolError(ToolName, printPluginPathMain(Argv[0]));
-  if (CallGraphCmd)
-    return kiln::reportToolError(ToolName, callGraphMain());
-  if (OrderCmd)
-    return kiln::reportToolError(ToolName, orderMain(Argc, Argv));
-  if (EvalCmd)
-    return kiln::reportToolError(ToolName, evalMain());
-  if (RelocsCmd)
-    return kiln::reportToolError(ToolName, relocsMain());
-  if (ImportsCmd)
-    return kiln::reportToolError(ToolName, importsMain());
-  if (ThinBackendCmd)
-    return kiln::reportToolError("kiln thin-backend", thinBackendMain(Argv[0]));
-
-  WithColor::error(errs(), ToolName)
-      << "no subcommand specified; run 'kiln --help' for the list\n";
-  return 1;
+  if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !EvalCmd &&
+      !RelocsCmd && !ImportsCmd && !ThinBackendCmd) {
+    WithColor::error(errs(), ToolName)
+        << "no subcommand specified; run 'kiln --help' for the list\n";
+    return 1;
+  }
+  // Before running: thin-backend parses -mllvm options, which deselects the
+  // subcommand.
+  StringRef Reporter = ThinBackendCmd ? "kiln thin-backend" : ToolName;
+  // What went to stdout is checked too: `kiln eval ... > /dev/full` is an
+  // error, not an abort when the stream is destroyed.
+  Error E = joinErrors(runSubcommand(Argc, Argv), kiln::checkStdout());
+  return kiln::reportToolError(Reporter, std::move(E));
 }

@@ -13,10 +13,10 @@
 #include "kiln/Imports/ImportPlanner.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/Profile.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,13 +47,7 @@ Expected<uint64_t> kiln::parseImportBudget(StringRef Text, uint64_t Total) {
 
 template <typename WriteT>
 static Error writeOutput(StringRef Path, WriteT Write) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return makeToolError(EC.message(), Path);
-  Write(Out.os());
-  Out.keep();
-  return Error::success();
+  return writeOutputFile(Path, Write, sys::fs::OF_Text);
 }
 
 Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
@@ -66,6 +60,17 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
       parseScenarioSpecs(Opts.Scenarios);
   if (!Specs)
     return makeToolError(toString(Specs.takeError()), "--scenario");
+  // Before anything is written: no output may replace an input.
+  std::vector<NamedFile> Read;
+  for (const std::string &Path : Opts.Inputs)
+    Read.push_back({Path, "input"});
+  for (const ScenarioSpec &Spec : *Specs)
+    Read.push_back({Spec.Path, "profile"});
+  if (Error E = checkOutputPaths({{Opts.WorkloadPath, "--workload-def"},
+                                  {Opts.ImportListDir, "--import-lists"},
+                                  {Opts.ReportPath, "--report"}},
+                                 Read))
+    return makeToolError(toString(std::move(E)));
   std::vector<LayoutProfile> Profiles;
   Profiles.reserve(Specs->size());
   std::vector<WeightedProfile> Weighted;

@@ -10,6 +10,7 @@
 
 #include "kiln/Order/OrderReport.h"
 #include "kiln/Sources/EdgeList.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
 
@@ -18,7 +19,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,13 +43,12 @@ static OrderFileFormat getDefaultFormat(ObjectFormat Format) {
 static Error writeJSONReport(const OrderReportContext &Context,
                              const OrderPlan &Plan, const LinkerInputs &Inputs,
                              const OrderFileReport &Report, StringRef Path) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_TextWithCRLF);
-  if (EC)
-    return makeToolError(EC.message(), Path);
-  writeOrderReportJSON(Context, Plan, Inputs, Report, Out.os());
-  Out.keep();
-  return Error::success();
+  return writeOutputFile(
+      Path,
+      [&](raw_ostream &OS) {
+        writeOrderReportJSON(Context, Plan, Inputs, Report, OS);
+      },
+      sys::fs::OF_TextWithCRLF);
 }
 
 static Error runOrder(const OrderCommandOptions &Opts,
@@ -87,6 +86,17 @@ static Error runOrder(const OrderCommandOptions &Opts,
       parseScenarioSpecs(Opts.Scenarios);
   if (!Scenarios)
     return makeToolError(toString(Scenarios.takeError()), "--scenario");
+  // Before anything is written: no output may replace an input.
+  std::vector<NamedFile> Read;
+  for (const std::string &Path : Opts.Inputs)
+    Read.push_back({Path, "input"});
+  for (const ScenarioSpec &S : *Scenarios)
+    Read.push_back({S.Path, "profile"});
+  for (const std::string &Path : Opts.EdgeLists)
+    Read.push_back({Path, "--edges"});
+  if (Error E = checkOutputPaths(
+          {{Opts.Output, "-o"}, {Opts.ReportPath, "--report"}}, Read))
+    return makeToolError(toString(std::move(E)));
   if (Scenarios->empty() && Plan.EdgeLists.empty() &&
       Inputs.NumInputsWithCallGraph == 0)
     return makeToolError("nothing to order by: no profile, no edge list, and "
@@ -116,10 +126,10 @@ static Error runOrder(const OrderCommandOptions &Opts,
        "; page size: " + Twine(Opts.Plan.Composite.PageSize))
           .str()};
 
-  std::error_code EC;
-  ToolOutputFile Out(Opts.Output, EC, sys::fs::OF_TextWithCRLF);
-  if (EC)
-    return makeToolError(EC.message(), Opts.Output);
+  Expected<std::unique_ptr<OutputFile>> Out =
+      OutputFile::create(Opts.Output, sys::fs::OF_TextWithCRLF);
+  if (!Out)
+    return makeToolError(toString(Out.takeError()));
   OrderFileReport Report;
   if (Opts.WriteEdgeList) {
     std::vector<NamedEdge> Edges;
@@ -133,11 +143,12 @@ static Error runOrder(const OrderCommandOptions &Opts,
       if (Caller >= 0 && Callee >= 0 && E.Count > 0 && Caller != Callee)
         Edges.push_back({size_t(Caller), size_t(Callee), E.Count});
     });
-    Report = writeEdgeList(Inputs, std::move(Edges), FileOpts, Out.os());
+    Report = writeEdgeList(Inputs, std::move(Edges), FileOpts, (*Out)->os());
   } else {
-    Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, Out.os());
+    Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, (*Out)->os());
   }
-  Out.keep();
+  if (Error E = (*Out)->commit())
+    return makeToolError(toString(std::move(E)));
   Phase.emplace(Times, "report");
   OrderReportContext Context;
   Context.Tool = "kiln order";

@@ -14,6 +14,7 @@
 #include "kiln/Order/OrderReport.h"
 #include "kiln/Order/PrereadPlan.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/ADT/DenseMap.h"
@@ -25,7 +26,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -90,6 +90,7 @@ private:
                                            StringRef TraceStderr,
                                            const ScratchPaths &Scratch);
   Error checkCoverage(const OrderPlan &Plan);
+  Error checkOutputs(StringRef TraceStdout, StringRef TraceStderr);
   Expected<std::string> writeOrder(const OrderPlan &Plan,
                                    const LinkerInputs &Inputs,
                                    StringRef ScratchOrderFile);
@@ -242,6 +243,25 @@ Expected<LinkerInputs> ProfileGuidedLink::readLinkedObjects(
   return Inputs;
 }
 
+/// Kiln's outputs must not replace a file the link reads or writes: checked
+/// against the inputs lld really loaded.
+Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
+                                      StringRef TraceStderr) {
+  std::vector<NamedFile> Read;
+  for (const TracedInput &In :
+       parseTracedInputs(TraceStdout, TraceStderr, Flavor))
+    if (sys::fs::is_regular_file(In.Path))
+      Read.push_back({In.Path, "input"});
+  for (const ScenarioSpec &S : Scenarios)
+    Read.push_back({S.Path, "profile"});
+  return checkOutputPaths(
+      {{findOutputPath(LinkerArgs, Flavor), "the link's output"},
+       {Options.OrderOut, "--kiln-order-out"},
+       {Options.ReportOut, "--kiln-report-out"},
+       {Options.PrereadOut, "--kiln-preread-out"}},
+      Read);
+}
+
 Error ProfileGuidedLink::checkCoverage(const OrderPlan &Planned) {
   bool AnyBound = false;
   for (const ProfileCoverage &C : Planned.Coverage) {
@@ -285,12 +305,13 @@ ProfileGuidedLink::writeOrder(const OrderPlan &Planned,
       ("format: " + getOrderFileFormatName(FileOpts.Format) + "; algorithm: " +
        Options.Algorithm + "; page size: " + Twine(Plan.Composite.PageSize))
           .str()};
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return linkError(Path + ": " + EC.message());
-  Written = writeOrderFile(Inputs, Planned.Functions, FileOpts, Out.os());
-  Out.keep();
+  if (Error E = writeOutputFile(
+          Path,
+          [&](raw_ostream &OS) {
+            Written = writeOrderFile(Inputs, Planned.Functions, FileOpts, OS);
+          },
+          sys::fs::OF_Text))
+    return std::move(E);
 
   OrderReportContext Context;
   Context.Tool = ToolName;
@@ -302,11 +323,13 @@ ProfileGuidedLink::writeOrder(const OrderPlan &Planned,
   if (Options.Verbose)
     printOrderSummary(Context, Planned, Inputs, Written, Diag);
   if (!Options.ReportOut.empty()) {
-    ToolOutputFile Report(Options.ReportOut, EC, sys::fs::OF_Text);
-    if (EC)
-      return linkError(Options.ReportOut + ": " + EC.message());
-    writeOrderReportJSON(Context, Planned, Inputs, Written, Report.os());
-    Report.keep();
+    if (Error E = writeOutputFile(
+            Options.ReportOut,
+            [&](raw_ostream &OS) {
+              writeOrderReportJSON(Context, Planned, Inputs, Written, OS);
+            },
+            sys::fs::OF_Text))
+      return std::move(E);
   }
   return Path;
 }
@@ -339,14 +362,13 @@ void ProfileGuidedLink::writePrereadPlan(const OrderPlan &Planned,
     warn("--kiln-preread-out: " + toString(Range.takeError()));
     return;
   }
-  std::error_code EC;
-  ToolOutputFile Out(Options.PrereadOut, EC, sys::fs::OF_Text);
-  if (EC) {
-    warn(Options.PrereadOut + ": " + EC.message());
+  if (Error E = writeOutputFile(
+          Options.PrereadOut,
+          [&](raw_ostream &OS) { writePrereadPlanJSON(*Range, OS); },
+          sys::fs::OF_Text)) {
+    warn(toString(std::move(E)));
     return;
   }
-  writePrereadPlanJSON(*Range, Out.os());
-  Out.keep();
   Expected<bool> Recorded = recordPrereadRange(Binary, *Range);
   if (!Recorded)
     warn("--kiln-preread-out: " + toString(Recorded.takeError()));
@@ -404,6 +426,10 @@ int ProfileGuidedLink::run() {
     return Preliminary;
   }
 
+  if (Error E = checkOutputs(TraceOut, TraceErr)) {
+    WithColor::error(Diag, ToolName) << toString(std::move(E)) << '\n';
+    return 1;
+  }
   Expected<LinkerInputs> Inputs = readLinkedObjects(TraceOut, TraceErr, Paths);
   if (!Inputs)
     return linkWithoutKiln(Inputs.takeError());
