@@ -9,6 +9,8 @@
 #include "StartupFunctions.h"
 #include "Diagnostics.h"
 
+#include "kiln/Support/InputFile.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -45,7 +47,7 @@ static bool readStartupList(LLVMContext &Context, StringRef PassName,
                             StartupFunctions &Startup,
                             std::vector<std::string> &ListOrder) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Startup.ListPath, /*IsText=*/true);
+      kiln::getInputFile(Startup.ListPath, /*IsText=*/true);
   if (!Buffer) {
     kiln::reportUnusableInput(
         Context, PassName + ": cannot read the startup function list '" +
@@ -90,6 +92,11 @@ static bool readStartupProfile(Module &M, StringRef PassName,
                                   Startup.ProfilePath + "': " + Why +
                                   "; no function is placed");
   };
+  // A device or FIFO would be read forever.
+  if (std::error_code EC = kiln::checkRegularFile(Startup.ProfilePath)) {
+    Warn(EC.message());
+    return false;
+  }
   IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
   Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =
       IndexedInstrProfReader::create(Startup.ProfilePath, *FS);

@@ -27,6 +27,8 @@
 
 #include "kiln/Tools/RelocationAudit.h"
 
+#include "kiln/Support/InputFile.h"
+
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -1146,8 +1148,8 @@ static Expected<RelocationAudit> auditMachO(MachOObjectFile &Obj,
 
 static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return makeToolError(Buffer.getError().message(), Path);
   MemoryBufferRef Contents = (*Buffer)->getMemBufferRef();

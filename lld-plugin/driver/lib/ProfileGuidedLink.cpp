@@ -14,6 +14,7 @@
 #include "kiln/Order/OrderReport.h"
 #include "kiln/Order/PrereadPlan.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Support/InputFile.h"
 #include "kiln/Support/OutputFile.h"
 #include "kiln/Support/Version.inc"
 
@@ -128,8 +129,10 @@ Error ProfileGuidedLink::checkOptions() {
     return Specs.takeError();
   Scenarios = std::move(*Specs);
   for (const ScenarioSpec &S : Scenarios)
-    if (!sys::fs::exists(S.Path))
-      return linkError(S.Path + ": no such profile");
+    if (std::error_code EC = checkRegularFile(S.Path))
+      return linkError(
+          S.Path + ": " +
+          (sys::fs::exists(S.Path) ? EC.message() : "no such profile"));
   Expected<OrderingAlgorithm> Algorithm =
       parseOrderingAlgorithm(Options.Algorithm);
   if (!Algorithm)

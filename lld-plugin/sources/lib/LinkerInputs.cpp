@@ -18,7 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Sources/LinkerInputs.h"
+
 #include "CrashGuard.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -534,8 +536,8 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
 static Error readLinkerInputUnguarded(StringRef Path, StringRef Member,
                                       LinkerInputs &Inputs) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return inputError(Path, Buffer.getError().message());
   if (identify_magic((*Buffer)->getBuffer()) == file_magic::bitcode)
@@ -580,8 +582,8 @@ static InputKind classifyMagic(StringRef Bytes) {
 static Expected<InputKind> classifyLinkerInputUnguarded(StringRef Path,
                                                         StringRef Member) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return inputError(Path, Buffer.getError().message());
   InputKind Kind = classifyMagic((*Buffer)->getBuffer());
