@@ -44,6 +44,32 @@ static const char *const ToolName = "kiln";
 
 static cl::OptionCategory KilnCategory("kiln options");
 
+namespace {
+/// The parser of an option with named values: an unknown value is an error
+/// that lists the valid ones (`kiln: error: --format: unknown value 'xml';
+/// valid values: text, json, dot`), not CommandLine's "Cannot find option
+/// named".
+template <typename T> class ChoiceParser : public cl::parser<T> {
+public:
+  using cl::parser<T>::parser;
+
+  bool parse(cl::Option &O, StringRef ArgName, StringRef Arg, T &Value) {
+    std::string Valid;
+    for (const auto &Choice : this->Values) {
+      if (Choice.Name == Arg) {
+        Value = Choice.V.getValue();
+        return false;
+      }
+      Valid += (Valid.empty() ? "" : ", ") + Choice.Name.str();
+    }
+    WithColor::error(errs(), ToolName)
+        << "--" << (ArgName.empty() ? O.ArgStr : ArgName) << ": unknown value '"
+        << Arg << "'; valid values: " << Valid << '\n';
+    return true;
+  }
+};
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Subcommands, and the options several of them share (one spelling each)
 //===----------------------------------------------------------------------===//
@@ -148,13 +174,14 @@ static cl::opt<uint64_t>
 static cl::opt<uint64_t> CallGraphMinCount(
     "min-count", cl::sub(CallGraphCmd), cl::init(0), cl::value_desc("N"),
     cl::desc("omit edges with a count below N"), cl::cat(KilnCategory));
-static cl::opt<kiln::DumpFormat> CallGraphFormat(
-    "format", cl::sub(CallGraphCmd), cl::init(kiln::DumpFormat::Text),
-    cl::desc("output format"),
-    cl::values(clEnumValN(kiln::DumpFormat::Text, "text", "text (default)"),
-               clEnumValN(kiln::DumpFormat::JSON, "json", "JSON"),
-               clEnumValN(kiln::DumpFormat::DOT, "dot", "Graphviz DOT")),
-    cl::cat(KilnCategory));
+static cl::opt<kiln::DumpFormat, false, ChoiceParser<kiln::DumpFormat>>
+    CallGraphFormat(
+        "format", cl::sub(CallGraphCmd), cl::init(kiln::DumpFormat::Text),
+        cl::desc("output format"),
+        cl::values(clEnumValN(kiln::DumpFormat::Text, "text", "text (default)"),
+                   clEnumValN(kiln::DumpFormat::JSON, "json", "JSON"),
+                   clEnumValN(kiln::DumpFormat::DOT, "dot", "Graphviz DOT")),
+        cl::cat(KilnCategory));
 static cl::opt<bool> CallGraphNoDemangle("no-demangle", cl::sub(CallGraphCmd),
                                          cl::desc("print mangled names"),
                                          cl::cat(KilnCategory));
@@ -233,31 +260,35 @@ static cl::list<std::string>
                          "binary>"),
                 cl::cat(KilnCategory));
 enum class OrderFormatChoice { Default, ELF, COFF, MachO, Edges };
-static cl::opt<OrderFormatChoice> OrderFormat(
-    "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
-    cl::desc("the ordering file's dialect (default: the inputs' format)"),
-    cl::values(
-        clEnumValN(OrderFormatChoice::ELF, "elf",
-                   "ld.lld --symbol-ordering-file"),
-        clEnumValN(OrderFormatChoice::COFF, "coff", "lld-link /order:@file"),
-        clEnumValN(OrderFormatChoice::MachO, "macho", "ld64.lld -order_file"),
-        clEnumValN(OrderFormatChoice::Edges, "edges",
-                   "lld --call-graph-ordering-file (lld sorts)")),
-    cl::cat(KilnCategory));
-static cl::opt<kiln::OrderingAlgorithm> OrderAlgorithm(
-    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderingAlgorithm::Kiln),
-    cl::desc("the layout algorithm"),
-    cl::values(clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
-                          "startup first, then hot, warm (default)"),
-               clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
-                          "call-chain clustering (hfsort)"),
-               clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
-                          "cache-directed sort (ext-TSP)"),
-               clEnumValN(kiln::OrderingAlgorithm::PettisHansen,
-                          "pettis-hansen", "Pettis-Hansen"),
-               clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
-                          "balanced partitioning of startup traces")),
-    cl::cat(KilnCategory));
+static cl::opt<OrderFormatChoice, false, ChoiceParser<OrderFormatChoice>>
+    OrderFormat(
+        "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
+        cl::desc("the ordering file's dialect (default: the inputs' format)"),
+        cl::values(clEnumValN(OrderFormatChoice::ELF, "elf",
+                              "ld.lld --symbol-ordering-file"),
+                   clEnumValN(OrderFormatChoice::COFF, "coff",
+                              "lld-link /order:@file"),
+                   clEnumValN(OrderFormatChoice::MachO, "macho",
+                              "ld64.lld -order_file"),
+                   clEnumValN(OrderFormatChoice::Edges, "edges",
+                              "lld --call-graph-ordering-file (lld sorts)")),
+        cl::cat(KilnCategory));
+static cl::opt<kiln::OrderingAlgorithm, false,
+               ChoiceParser<kiln::OrderingAlgorithm>>
+    OrderAlgorithm(
+        "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderingAlgorithm::Kiln),
+        cl::desc("the layout algorithm"),
+        cl::values(clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
+                              "startup first, then hot, warm (default)"),
+                   clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
+                              "call-chain clustering (hfsort)"),
+                   clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
+                              "cache-directed sort (ext-TSP)"),
+                   clEnumValN(kiln::OrderingAlgorithm::PettisHansen,
+                              "pettis-hansen", "Pettis-Hansen"),
+                   clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
+                              "balanced partitioning of startup traces")),
+        cl::cat(KilnCategory));
 static cl::opt<std::string>
     OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),
                   cl::value_desc("size"),
@@ -336,6 +367,7 @@ static Error orderMain(int Argc, const char **Argv) {
   }
   Opts.SkipSharedNames = OrderSkipShared;
   Opts.EntrySymbol = OrderEntry;
+  Opts.EntryGiven = OrderEntry.getNumOccurrences() > 0;
   Opts.Output = OrderOutput;
   Opts.ReportPath = OrderReport;
   Opts.TimePhases = OrderTimePhases;
@@ -470,6 +502,14 @@ static cl::opt<bool>
                  cl::cat(KilnCategory));
 
 static Error importsMain() {
+  // An empty value is not "unlimited": say what a budget is.
+  for (const cl::opt<std::string> *Budget :
+       {&ImportsBudget, &ImportsModuleBudget})
+    if (Budget->getNumOccurrences() && StringRef(*Budget).trim().empty())
+      return kiln::makeToolError(
+          "empty budget; give a number of instructions (e.g. 5000) or a "
+          "percentage of the program's instructions (e.g. 10%)",
+          "--" + Budget->ArgStr, "leave the option out for no limit");
   kiln::ImportsCommandOptions Opts;
   Opts.Inputs.assign(ImportsInputs.begin(), ImportsInputs.end());
   Opts.Scenarios = getScenarioSpecs();
@@ -515,14 +555,16 @@ static cl::opt<unsigned> ThinBackendOptLevel(
     cl::value_desc("level"),
     cl::desc("optimization level 0-3, as ld.lld's --lto-O (default 2)"),
     cl::cat(KilnCategory));
-static cl::opt<Reloc::Model> ThinBackendRelocModel(
-    "relocation-model", cl::sub(ThinBackendCmd), cl::init(Reloc::PIC_),
-    cl::desc("relocation model, as ld.lld chooses it for the link "
-             "(-mllvm -relocation-model= overrides it, as in ld.lld)"),
-    cl::values(
-        clEnumValN(Reloc::PIC_, "pic", "-pie and -shared links (default)"),
-        clEnumValN(Reloc::Static, "static", "executables linked without -pie")),
-    cl::cat(KilnCategory));
+static cl::opt<Reloc::Model, false, ChoiceParser<Reloc::Model>>
+    ThinBackendRelocModel(
+        "relocation-model", cl::sub(ThinBackendCmd), cl::init(Reloc::PIC_),
+        cl::desc("relocation model, as ld.lld chooses it for the link "
+                 "(-mllvm -relocation-model= overrides it, as in ld.lld)"),
+        cl::values(clEnumValN(Reloc::PIC_, "pic",
+                              "-pie and -shared links (default)"),
+                   clEnumValN(Reloc::Static, "static",
+                              "executables linked without -pie")),
+        cl::cat(KilnCategory));
 static cl::opt<std::string> ThinBackendPlugin(
     "plugin", cl::sub(ThinBackendCmd), cl::value_desc("file"),
     cl::desc("Kiln's pass-plugin module (default: the one 'kiln "

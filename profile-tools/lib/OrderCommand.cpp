@@ -65,7 +65,11 @@ static Error runOrder(const OrderCommandOptions &Opts,
     if (Error E = readLinkerInput(Path, Inputs))
       return makeToolError(toString(std::move(E)));
   if (Inputs.Format == ObjectFormat::ELF)
-    markLoadEntry(Inputs, Opts.EntrySymbol);
+    if (!markLoadEntry(Inputs, Opts.EntrySymbol) && Opts.EntryGiven &&
+        !Opts.EntrySymbol.empty())
+      WithColor::warning(Diag, "kiln")
+          << "--entry: no input defines a global function '" << Opts.EntrySymbol
+          << "'; no entry point is placed with the startup code\n";
   PlanOptions Plan = Opts.Plan;
   Plan.Times = Times;
   Phase.emplace(Times, "read edge lists");

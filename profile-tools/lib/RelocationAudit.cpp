@@ -1157,6 +1157,8 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
       "give a linked shared library (-shared) or position-independent "
       "executable (-pie)";
 
+  if (kiln::isAllNulBytes(Contents.getBuffer()))
+    return makeToolError(kiln::AllNulBytesMessage, Path);
   switch (identify_magic(Contents.getBuffer())) {
   case file_magic::elf:
   case file_magic::elf_executable:

@@ -44,6 +44,10 @@ std::error_code kiln::checkRegularFile(StringRef Path) {
   }
 }
 
+bool kiln::isAllNulBytes(StringRef Bytes) {
+  return !Bytes.empty() && Bytes.find_first_not_of('\0') == StringRef::npos;
+}
+
 ErrorOr<std::unique_ptr<MemoryBuffer>>
 kiln::getInputFile(StringRef Path, bool IsText, bool RequiresNullTerminator) {
   if (std::error_code EC = checkRegularFile(Path))

@@ -161,6 +161,8 @@ static Error addInputFile(StringRef Path,
     return inputError(Path, Buffer.getError().message());
   MemoryBufferRef Ref = (*Buffer)->getMemBufferRef();
   Buffers.push_back(std::move(*Buffer));
+  if (kiln::isAllNulBytes(Ref.getBuffer()))
+    return inputError(Path, kiln::AllNulBytesMessage);
   switch (identify_magic(Ref.getBuffer())) {
   case file_magic::bitcode:
     return addBitcode(Ref, Path, Modules, Warn);

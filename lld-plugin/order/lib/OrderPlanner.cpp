@@ -358,6 +358,18 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
       buildProfiledGraph(Inputs, Scenarios, Options);
   if (!Profiled)
     return Profiled.takeError();
+  // Balanced partitioning orders by startup traces alone: without any, it
+  // has nothing to order, whatever the profiles bind.
+  if (Options.Algorithm == OrderingAlgorithm::Partitioning &&
+      none_of(Profiled->Graph.getScenarios(), [](const Scenario &S) {
+        return S.Kind == ScenarioKind::Startup && !S.Traces.empty();
+      }))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "the bp algorithm orders by temporal profile traces, and no startup "
+        "profile has any: give a startup profile of a build made with "
+        "-ftemporal-profile (--scenario=startup=<profile>), or choose "
+        "another algorithm");
   OrderPlan Plan;
   static_cast<ProfiledGraph &>(Plan) = std::move(*Profiled);
   Phase.emplace(Options.Times,

@@ -544,6 +544,8 @@ static Error readLinkerInputUnguarded(StringRef Path, StringRef Member,
     return inputError(Path, "is LLVM bitcode, which has no call graph "
                             "profile before LTO; give the native objects, "
                             "or a profile and the linked binary");
+  if (isAllNulBytes((*Buffer)->getBuffer()))
+    return inputError(Path, AllNulBytesMessage);
   Expected<std::unique_ptr<Binary>> Bin =
       createBinary((*Buffer)->getMemBufferRef());
   if (!Bin)
@@ -555,6 +557,8 @@ static Error readLinkerInputUnguarded(StringRef Path, StringRef Member,
 }
 
 static InputKind classifyMagic(StringRef Bytes) {
+  if (isAllNulBytes(Bytes))
+    return InputKind::Other;
   switch (identify_magic(Bytes)) {
   case file_magic::bitcode:
     return InputKind::Bitcode;

@@ -37,6 +37,15 @@ std::error_code makeNotRegularFileError();
 /// errc::is_a_directory, or makeNotRegularFileError(). Never opens the file.
 std::error_code checkRegularFile(llvm::StringRef Path);
 
+/// \returns whether \p Bytes is not empty and every byte is NUL. Such a file
+/// (a zeroed block, a sparse file never written) is no object of any format,
+/// though llvm::identify_magic takes it for a COFF object of unknown machine.
+bool isAllNulBytes(llvm::StringRef Bytes);
+
+/// The message for a file isAllNulBytes() describes, after `<file>: `.
+inline constexpr const char *AllNulBytesMessage =
+    "contains only NUL bytes, not an object file";
+
 /// MemoryBuffer::getFile, for regular files only (see checkRegularFile()).
 llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
 getInputFile(llvm::StringRef Path, bool IsText = false,
