@@ -45,11 +45,6 @@ Expected<uint64_t> kiln::parseImportBudget(StringRef Text, uint64_t Total) {
   return N;
 }
 
-template <typename WriteT>
-static Error writeOutput(StringRef Path, WriteT Write) {
-  return writeOutputFile(Path, Write, sys::fs::OF_Text);
-}
-
 Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
                               raw_ostream &Out, raw_ostream &Diag) {
   if (Opts.Inputs.empty())
@@ -135,18 +130,35 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
   Ctx.TotalInstructions = TotalInstructions;
   Ctx.Top = Opts.Top;
   Ctx.SourceFileNames = Inputs->SourceFileNames;
-  if (!Opts.WorkloadPath.empty())
-    if (Error E = writeOutput(Opts.WorkloadPath, [&](raw_ostream &OS) {
-          writeWorkloadDefinition(Graph, Workload, OS);
-        }))
-      return E;
+  // The workload definition and the report go to temporaries first and are
+  // renamed into place at the end, so that a run that fails leaves both
+  // previous files.
+  std::vector<std::unique_ptr<OutputFile>> Pending;
+  auto Prepare = [&](StringRef Path,
+                     function_ref<void(raw_ostream &)> Write) -> Error {
+    if (Path.empty())
+      return Error::success();
+    Expected<std::unique_ptr<OutputFile>> File =
+        OutputFile::create(Path, sys::fs::OF_Text);
+    if (!File)
+      return File.takeError();
+    Write((*File)->os());
+    Pending.push_back(std::move(*File));
+    return Error::success();
+  };
+  if (Error E = Prepare(Opts.WorkloadPath, [&](raw_ostream &OS) {
+        writeWorkloadDefinition(Graph, Workload, OS);
+      }))
+    return E;
+  if (Error E = Prepare(Opts.ReportPath, [&](raw_ostream &OS) {
+        writeImportReport(Graph, Plan, Workload, Ctx, OS);
+      }))
+    return E;
   if (!Opts.ImportListDir.empty())
     if (Error E = writeImportLists(Graph, Workload, Opts.ImportListDir))
       return makeToolError(toString(std::move(E)), "--import-lists");
-  if (!Opts.ReportPath.empty())
-    if (Error E = writeOutput(Opts.ReportPath, [&](raw_ostream &OS) {
-          writeImportReport(Graph, Plan, Workload, Ctx, OS);
-        }))
+  for (std::unique_ptr<OutputFile> &File : Pending)
+    if (Error E = File->commit())
       return E;
   if (!Opts.Quiet)
     printImportSummary(Graph, Plan, Workload, Ctx, Out);

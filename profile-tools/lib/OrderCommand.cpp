@@ -151,8 +151,6 @@ static Error runOrder(const OrderCommandOptions &Opts,
   } else {
     Report = writeOrderFile(Inputs, Planned->Functions, FileOpts, (*Out)->os());
   }
-  if (Error E = (*Out)->commit())
-    return makeToolError(toString(std::move(E)));
   Phase.emplace(Times, "report");
   OrderReportContext Context;
   Context.Tool = "kiln order";
@@ -168,6 +166,10 @@ static Error runOrder(const OrderCommandOptions &Opts,
   Error E = Opts.ReportPath.empty() ? Error::success()
                                     : writeJSONReport(Context, *Planned, Inputs,
                                                       Report, Opts.ReportPath);
+  // The ordering file is renamed into place last: a run that fails leaves
+  // the previous one.
+  if (!E)
+    E = (*Out)->commit();
   // The plan and the inputs are destroyed before Phase: time that too.
   Phase.emplace(Times, "free memory");
   return E;

@@ -260,7 +260,7 @@ Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
   return checkOutputPaths(
       {{findOutputPath(LinkerArgs, Flavor), "the link's output"},
        {Options.OrderOut, "--kiln-order-out"},
-       {Options.ReportOut, "--kiln-report-out"},
+       {Options.ReportOut, "--kiln-report"},
        {Options.PrereadOut, "--kiln-preread-out"}},
       Read);
 }
