@@ -247,7 +247,9 @@ Expected<LinkerInputs> ProfileGuidedLink::readLinkedObjects(
 }
 
 /// Kiln's outputs must not replace a file the link reads or writes: checked
-/// against the inputs lld really loaded.
+/// against the link's output, each other, and the inputs lld really loaded.
+/// The link's own output is lld's business (a library linked against its
+/// previous build is a link plain lld performs).
 Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
                                       StringRef TraceStderr) {
   std::vector<NamedFile> Read;
@@ -257,12 +259,16 @@ Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
       Read.push_back({In.Path, "input"});
   for (const ScenarioSpec &S : Scenarios)
     Read.push_back({S.Path, "profile"});
-  return checkOutputPaths(
-      {{findOutputPath(LinkerArgs, Flavor), "the link's output"},
-       {Options.OrderOut, "--kiln-order-out"},
-       {Options.ReportOut, "--kiln-report"},
-       {Options.PrereadOut, "--kiln-preread-out"}},
-      Read);
+  std::vector<NamedFile> KilnOutputs = {
+      {Options.OrderOut, "--kiln-order-out"},
+      {Options.ReportOut, "--kiln-report"},
+      {Options.PrereadOut, "--kiln-preread-out"}};
+  std::vector<NamedFile> AllOutputs = {
+      {findOutputPath(LinkerArgs, Flavor), "the link's output"}};
+  append_range(AllOutputs, KilnOutputs);
+  if (Error E = checkOutputPaths(AllOutputs, {}))
+    return E;
+  return checkOutputPaths(KilnOutputs, Read);
 }
 
 Error ProfileGuidedLink::checkCoverage(const OrderPlan &Planned) {
