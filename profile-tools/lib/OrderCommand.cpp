@@ -162,14 +162,15 @@ static Error runOrder(const OrderCommandOptions &Opts,
   Context.Algorithm = Opts.Plan.Algorithm;
   Context.PageSize = Opts.Plan.Composite.PageSize;
   Context.ShowGroups = !Opts.WriteEdgeList;
-  printOrderSummary(Context, *Planned, Inputs, Report, Diag);
   Error E = Opts.ReportPath.empty() ? Error::success()
                                     : writeJSONReport(Context, *Planned, Inputs,
                                                       Report, Opts.ReportPath);
   // The ordering file is renamed into place last: a run that fails leaves
-  // the previous one.
+  // the previous one. The summary says what was written, so it follows.
   if (!E)
     E = (*Out)->commit();
+  if (!E)
+    printOrderSummary(Context, *Planned, Inputs, Report, Diag);
   // The plan and the inputs are destroyed before Phase: time that too.
   Phase.emplace(Times, "free memory");
   return E;
