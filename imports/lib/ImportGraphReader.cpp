@@ -8,6 +8,8 @@
 
 #include "kiln/Imports/ImportGraphReader.h"
 
+#include "kiln/Support/InputFile.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
@@ -153,12 +155,14 @@ static Error addInputFile(StringRef Path,
                           std::vector<InputModule> &Modules,
                           function_ref<void(const Twine &)> Warn) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return inputError(Path, Buffer.getError().message());
   MemoryBufferRef Ref = (*Buffer)->getMemBufferRef();
   Buffers.push_back(std::move(*Buffer));
+  if (kiln::isAllNulBytes(Ref.getBuffer()))
+    return inputError(Path, kiln::AllNulBytesMessage);
   switch (identify_magic(Ref.getBuffer())) {
   case file_magic::bitcode:
     return addBitcode(Ref, Path, Modules, Warn);

@@ -8,6 +8,8 @@
 
 #include "kiln/Imports/ImportPlanOutput.h"
 
+#include "kiln/Support/OutputFile.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -86,13 +88,7 @@ static Error writeTextFile(StringRef Path, const std::string &Text) {
           sys::fs::create_directories(sys::path::parent_path(Path)))
     return createStringError(EC, "%s: %s", Path.str().c_str(),
                              EC.message().c_str());
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createStringError(EC, "%s: %s", Path.str().c_str(),
-                             EC.message().c_str());
-  OS << Text;
-  return Error::success();
+  return writeOutputFile(Path, [&](raw_ostream &OS) { OS << Text; });
 }
 
 Error kiln::imports::writeImportLists(const ImportGraph &Graph,

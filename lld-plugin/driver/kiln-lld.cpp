@@ -28,6 +28,7 @@
 
 #include "lld/Common/Driver.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -51,6 +52,27 @@ static bool isSameFile(StringRef A, StringRef B) {
   return !sys::fs::equivalent(A, B, Result) && Result;
 }
 
+/// \returns why the loaded library \p Lib is not Kiln's pass plugin for this
+/// LLVM, or "" if it is. lld would otherwise refuse it at the start of LTO,
+/// failing a link that asked nothing of Kiln.
+static std::string checkKilnPlugin(sys::DynamicLibrary &Lib) {
+  using GetInfoFn = PassPluginLibraryInfo (*)();
+  auto GetInfo = reinterpret_cast<GetInfoFn>(
+      Lib.getAddressOfSymbol("llvmGetPassPluginInfo"));
+  if (!GetInfo)
+    return "not an LLVM pass plugin (it has no llvmGetPassPluginInfo)";
+  PassPluginLibraryInfo Info = GetInfo();
+  if (Info.APIVersion != LLVM_PLUGIN_API_VERSION)
+    return ("a pass plugin for another LLVM (plugin API version " +
+            Twine(Info.APIVersion) + ", not " + Twine(LLVM_PLUGIN_API_VERSION) +
+            ")")
+        .str();
+  if (StringRef(Info.PluginName) != "Kiln")
+    return ("the pass plugin '" + StringRef(Info.PluginName) + "', not Kiln's")
+        .str();
+  return "";
+}
+
 /// Loads Kiln's plugin into the process so its cl::opts exist before lld
 /// parses `-mllvm`. lld may load the same module again for LTO; dlopen then
 /// returns the same handle and the plugin registers its passes only once per
@@ -67,12 +89,25 @@ static std::string preloadKilnPlugin(const char *Argv0, bool Required) {
     return "";
   }
   std::string LoadError;
-  if (!sys::DynamicLibrary::getPermanentLibrary(Path->c_str(), &LoadError)
-           .isValid()) {
+  sys::DynamicLibrary Lib =
+      sys::DynamicLibrary::getPermanentLibrary(Path->c_str(), &LoadError);
+  if (!Lib.isValid()) {
     if (Required)
       WithColor::error(errs(), "kiln-lld")
           << "cannot load the Kiln plugin " << *Path << ": " << LoadError
           << '\n';
+    return "";
+  }
+  // A loadable library that is not the plugin: the link goes on as plain
+  // lld, with a warning, unless it asked for Kiln options.
+  if (std::string Why = checkKilnPlugin(Lib); !Why.empty()) {
+    if (Required)
+      WithColor::error(errs(), "kiln-lld")
+          << *Path << ": " << Why
+          << "; the -kiln-* options on the command line need Kiln's plugin\n";
+    else
+      WithColor::warning(errs(), "kiln-lld")
+          << *Path << ": " << Why << "; linking without Kiln's plugin\n";
     return "";
   }
   return *Path;

@@ -53,9 +53,9 @@ static StringRef getFormatName(const OrderEmission &What) {
                             : getOrderFileFormatName(What.Format);
 }
 
-Expected<OrderFileReport> kiln::writePlannedOrder(const OrderEmission &What,
-                                                  const OrderPlan &Plan,
-                                                  const LinkerInputs &Inputs) {
+Expected<PendingOrder> kiln::writePlannedOrder(const OrderEmission &What,
+                                               const OrderPlan &Plan,
+                                               const LinkerInputs &Inputs) {
   OrderFileOptions FileOpts;
   FileOpts.Format = What.Format;
   FileOpts.SkipSharedNames = What.SkipSharedNames;
@@ -67,20 +67,23 @@ Expected<OrderFileReport> kiln::writePlannedOrder(const OrderEmission &What,
        "; algorithm: " + layout::getOrderAlgorithmName(What.Algorithm) +
        "; page size: " + Twine(What.PageSize))
           .str());
-  OrderFileReport Written;
-  if (Error E = writeTextOutput(What.OutputPath, [&](raw_ostream &OS) {
-        Written = What.WriteEdgeList
-                      ? writeEdgeList(Inputs, getNamedEdges(Plan), FileOpts, OS)
-                      : writeOrderFile(Inputs, Plan.Functions, FileOpts, OS);
-      }))
-    return std::move(E);
-  return Written;
+  Expected<std::unique_ptr<OutputFile>> File =
+      OutputFile::create(What.OutputPath);
+  if (!File)
+    return File.takeError();
+  PendingOrder Written;
+  Written.File = std::move(*File);
+  raw_ostream &OS = Written.File->os();
+  Written.Report =
+      What.WriteEdgeList
+          ? writeEdgeList(Inputs, getNamedEdges(Plan), FileOpts, OS)
+          : writeOrderFile(Inputs, Plan.Functions, FileOpts, OS);
+  return std::move(Written);
 }
 
-Error kiln::reportPlannedOrder(const OrderEmission &What, const OrderPlan &Plan,
+Error kiln::finishPlannedOrder(const OrderEmission &What, const OrderPlan &Plan,
                                const LinkerInputs &Inputs,
-                               const OrderFileReport &Written,
-                               raw_ostream &Diag) {
+                               PendingOrder &Written, raw_ostream &Diag) {
   OrderReportContext Context;
   Context.Tool = What.Tool;
   Context.Program = What.Program;
@@ -90,11 +93,14 @@ Error kiln::reportPlannedOrder(const OrderEmission &What, const OrderPlan &Plan,
   Context.Algorithm = What.Algorithm;
   Context.PageSize = What.PageSize;
   Context.ShowGroups = !What.WriteEdgeList;
+  if (!What.ReportPath.empty())
+    if (Error E = writeOutputFile(What.ReportPath, [&](raw_ostream &OS) {
+          writeOrderReportJSON(Context, Plan, Inputs, Written.Report, OS);
+        }))
+      return E;
+  if (Error E = Written.File->commit())
+    return E;
   if (What.PrintSummary)
-    printOrderSummary(Context, Plan, Inputs, Written, Diag);
-  if (What.ReportPath.empty())
-    return Error::success();
-  return writeTextOutput(What.ReportPath, [&](raw_ostream &OS) {
-    writeOrderReportJSON(Context, Plan, Inputs, Written, OS);
-  });
+    printOrderSummary(Context, Plan, Inputs, Written.Report, Diag);
+  return Error::success();
 }

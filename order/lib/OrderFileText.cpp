@@ -10,8 +10,7 @@
 
 #include "kiln/Support/Version.inc"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -26,16 +25,4 @@ std::string kiln::getOrderFileTitle(StringRef Tool) {
 void kiln::writeOrderFileHeader(ArrayRef<std::string> Lines, raw_ostream &OS) {
   for (const std::string &Line : Lines)
     OS << "# " << Line << '\n';
-}
-
-Error kiln::writeTextOutput(StringRef Path,
-                            function_ref<void(raw_ostream &)> WriteContents) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createStringError(EC, "%s: %s", Path.str().c_str(),
-                             EC.message().c_str());
-  WriteContents(Out.os());
-  Out.keep();
-  return Error::success();
 }

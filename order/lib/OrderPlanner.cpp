@@ -10,6 +10,7 @@
 
 #include "kiln/Layout/LayoutAlgorithm.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <optional>
@@ -52,6 +53,18 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
       buildProfiledGraph(Inputs, Scenarios, Options);
   if (!Profiled)
     return Profiled.takeError();
+  // Balanced partitioning orders by startup traces alone: without any, it
+  // has nothing to order, whatever the profiles bind.
+  if (Options.Algorithm == OrderAlgorithm::Partitioning &&
+      none_of(Profiled->Graph.getScenarios(), [](const Scenario &S) {
+        return S.Kind == ScenarioKind::Startup && !S.Traces.empty();
+      }))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "the bp algorithm orders by temporal profile traces, and no startup "
+        "profile has any: give a startup profile of a build made with "
+        "-ftemporal-profile (--scenario=startup=<profile>), or choose "
+        "another algorithm");
   OrderPlan Plan;
   static_cast<ProfiledGraph &>(Plan) = std::move(*Profiled);
   Phase.emplace(Options.Times,

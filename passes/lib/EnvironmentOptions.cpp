@@ -8,6 +8,8 @@
 
 #include "EnvironmentOptions.h"
 
+#include "kiln/Support/ConfigurationDigest.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,20 +21,34 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 
 static constexpr const char *VariableName = "KILN_OPTIONS";
 
-static void parseEnvironmentOptions() {
+namespace {
+/// The environment's options, read once, and what guards applying them.
+struct EnvironmentState {
+  std::mutex Lock;
+  bool Read = false;
+  /// The options of KILN_OPTIONS, if all of them are Kiln's.
+  std::vector<std::string> Args;
+};
+} // namespace
+
+/// \returns the options of KILN_OPTIONS, or none (after a warning) if one
+/// of them is not a Kiln option.
+static std::vector<std::string> readEnvironmentOptions() {
   std::optional<std::string> Value = sys::Process::GetEnv(VariableName);
   if (!Value || StringRef(*Value).trim().empty())
-    return;
+    return {};
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
-  SmallVector<const char *, 8> Argv = {"kiln"};
-  cl::TokenizeGNUCommandLine(*Value, Saver, Argv);
-  for (const char *Arg : ArrayRef(Argv).drop_front()) {
+  SmallVector<const char *, 8> Tokens;
+  cl::TokenizeGNUCommandLine(*Value, Saver, Tokens);
+  std::vector<std::string> Args;
+  for (const char *Arg : Tokens) {
     StringRef Option(Arg);
     Option.consume_front("-");
     Option.consume_front("-");
@@ -43,9 +59,19 @@ static void parseEnvironmentOptions() {
           << VariableName << ": '" << Arg
           << "' is not a Kiln option (-kiln-...); " << VariableName
           << " ignored\n";
-      return;
+      return {};
     }
+    Args.push_back(Arg);
   }
+  return Args;
+}
+
+static void parseOptions(ArrayRef<std::string> Args) {
+  if (Args.empty())
+    return;
+  SmallVector<const char *, 8> Argv = {"kiln"};
+  for (const std::string &Arg : Args)
+    Argv.push_back(Arg.c_str());
   std::string Errors;
   raw_string_ostream ErrorStream(Errors);
   if (!cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &ErrorStream))
@@ -55,6 +81,23 @@ static void parseEnvironmentOptions() {
 }
 
 void kiln::applyEnvironmentOptions() {
-  static std::once_flag Once;
-  std::call_once(Once, parseEnvironmentOptions);
+  static EnvironmentState State;
+  std::lock_guard<std::mutex> Guard(State.Lock);
+  if (!State.Read) {
+    State.Read = true;
+    State.Args = readEnvironmentOptions();
+    parseOptions(State.Args);
+    return;
+  }
+  // A host that compiles several times in one process may reset every
+  // option in between: lld does after each link, and kiln-lld links twice.
+  // Options that lost their value get it again; the others (set, or given
+  // since by -mllvm) are left alone.
+  std::vector<std::string> Lost;
+  for (const std::string &Arg : State.Args) {
+    cl::Option *Opt = cl::getRegisteredOptions().lookup(getOptionName(Arg));
+    if (Opt && Opt->getNumOccurrences() == 0)
+      Lost.push_back(Arg);
+  }
+  parseOptions(Lost);
 }

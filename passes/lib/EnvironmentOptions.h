@@ -11,7 +11,10 @@
 /// loads plugins, so `-mllvm -kiln-...` is rejected there. The plugin
 /// therefore also reads its options from the environment variable
 /// `KILN_OPTIONS` (e.g. `KILN_OPTIONS='-kiln-print-function-profile'`),
-/// once per process, the first time it is registered with a PassBuilder.
+/// whenever it is registered with a PassBuilder: read and parsed the first
+/// time, and given again to the options that lost their value since (a host
+/// such as lld resets every option after a link, and kiln-lld links twice).
+/// Options set otherwise meanwhile are left alone.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +23,11 @@
 
 namespace kiln {
 
-/// Parses `KILN_OPTIONS` into Kiln's cl::opts, once per process (thread
-/// safe). Only options spelled `-kiln-...` are accepted; anything else, or
-/// an option LLVM rejects, is a warning on stderr naming the variable, and
-/// the whole variable is ignored (the build goes on without it).
+/// Parses `KILN_OPTIONS` into Kiln's cl::opts the first time, and again into
+/// those of its options that were reset since (thread safe). Only options
+/// spelled `-kiln-...` are accepted; anything else, or an option LLVM
+/// rejects, is a warning on stderr naming the variable, and the whole
+/// variable is ignored (the build goes on without it).
 void applyEnvironmentOptions();
 
 } // namespace kiln

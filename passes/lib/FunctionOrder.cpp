@@ -15,6 +15,7 @@
 #include "kiln/Layout/LayoutAlgorithmOption.h"
 #include "kiln/Order/OrderFileText.h"
 #include "kiln/Passes/CallGraphProfile.h"
+#include "kiln/Support/OutputFile.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -118,7 +119,7 @@ static ModuleGraph buildGraph(Module &M, const CallGraphProfile &Profile,
 /// line, with a header. \returns false after a warning if it cannot.
 static bool writeOrderFile(Module &M, ArrayRef<Function *> Order,
                            StringRef Path) {
-  Error E = writeTextOutput(Path, [&](raw_ostream &OS) {
+  Error E = writeOutputFile(Path, [&](raw_ostream &OS) {
     writeOrderFileHeader({getOrderFileTitle(DEBUG_TYPE),
                           ("Kiln function order of the full-LTO module '" +
                            M.getModuleIdentifier() + "' (algorithm: " +

@@ -60,6 +60,15 @@ static bool setSplitterOptions() {
   return true;
 }
 
+/// \returns whether `-enable-split-machine-functions` was explicitly turned
+/// off (a user's value is kept, and then nothing is split).
+static bool splitterTurnedOff() {
+  cl::Option *Opt =
+      cl::getRegisteredOptions().lookup("enable-split-machine-functions");
+  return Opt && Opt->getNumOccurrences() &&
+         !static_cast<cl::opt<bool> *>(Opt)->getValue();
+}
+
 /// \returns whether the user turned on `-mfs-split-ehcode`. In LLVM 22 it
 /// replaces profile-based splitting: the splitter then moves only EH pads
 /// and the blocks only they reach, never a block because no run executed it.
@@ -86,15 +95,28 @@ kiln::FunctionSplittingSetupPass::run(Module &M, ModuleAnalysisManager &) {
                             "' is not split");
     return PreservedAnalyses::all();
   }
-  // Once per process: the options are global, and in lld every ThinLTO
-  // backend thread runs this pass before its own code generation.
-  static std::once_flag Once;
-  static bool HaveSplitter = false;
-  std::call_once(Once, [] { HaveSplitter = setSplitterOptions(); });
+  // For every code generation, not once per process: a host may reset all
+  // options between two of them (lld after each link; kiln-lld links twice
+  // in one process). Setting an option that is already set is a no-op, so
+  // only the first module after a reset writes them; the lock orders that
+  // write before the code generation of every ThinLTO backend thread, each
+  // of which runs this pass first.
+  static std::mutex Lock;
+  bool HaveSplitter, TurnedOff;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    HaveSplitter = setSplitterOptions();
+    TurnedOff = HaveSplitter && splitterTurnedOff();
+  }
   if (!HaveSplitter)
     reportUnusableInput(M.getContext(),
                         "kiln-split-functions: this LLVM has no machine "
                         "function splitter options; '" +
+                            M.getModuleIdentifier() + "' is not split");
+  else if (TurnedOff)
+    reportUnusableInput(M.getContext(),
+                        "kiln-split-functions: -enable-split-machine-functions="
+                        "false is set; '" +
                             M.getModuleIdentifier() + "' is not split");
   else if (splitsOnlyEHCode())
     reportUnusableInput(M.getContext(),

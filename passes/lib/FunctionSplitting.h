@@ -31,9 +31,11 @@ namespace kiln {
 /// \returns true if `-kiln-split-functions` was given.
 bool isFunctionSplittingRequested();
 
-/// Sets LLVM's splitter options for this process when the module's target
-/// supports splitting (once; options the user gave explicitly are kept);
-/// otherwise warns that the module's functions are not split. Changes no IR.
+/// Sets LLVM's splitter options when the module's target supports splitting
+/// (for every module, since a host may reset options between compilations;
+/// options the user gave explicitly are kept); otherwise, or when those
+/// options keep the splitter from splitting by the profile, warns that the
+/// module's functions are not split. Changes no IR.
 class FunctionSplittingSetupPass
     : public llvm::PassInfoMixin<FunctionSplittingSetupPass> {
 public:

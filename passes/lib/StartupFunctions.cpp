@@ -10,6 +10,7 @@
 #include "Diagnostics.h"
 
 #include "kiln/Sources/TemporalTraces.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -47,7 +48,7 @@ static bool readStartupList(LLVMContext &Context, StringRef PassName,
                             StartupFunctions &Startup,
                             std::vector<std::string> &ListOrder) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Startup.ListPath, /*IsText=*/true);
+      kiln::getInputFile(Startup.ListPath, /*IsText=*/true);
   if (!Buffer) {
     kiln::reportUnusableInput(
         Context, PassName + ": cannot read the startup function list '" +
@@ -92,6 +93,11 @@ static bool readStartupProfile(Module &M, StringRef PassName,
                                   Startup.ProfilePath + "': " + Why +
                                   "; no function is placed");
   };
+  // A device or FIFO would be read forever.
+  if (std::error_code EC = kiln::checkRegularFile(Startup.ProfilePath)) {
+    Warn(EC.message());
+    return false;
+  }
   IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
   Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =
       IndexedInstrProfReader::create(Startup.ProfilePath, *FS);

@@ -17,6 +17,38 @@
 /// must be a GEP, a load inside one field, an anchor, or a compare between
 /// two element-aligned derived pointers; anything else refuses the table.
 ///
+/// The no-wrap rule. The rewrite computes the new address from the old byte
+/// offset's terms: Constant + sum(V * Scale) becomes
+/// NewTable + (floor(Constant / S) + sum(V * Scale / S)) * S' (+ in-field
+/// part), with S the old and S' the new element size, in the index type's
+/// two's-complement arithmetic. That is exact only if the old offset, as
+/// computed, equals the mathematical one. In Alive2 terms, for
+///   src: %p = getelementptr ptr, ptr @t, i64 %i ; load ptr, ptr %p
+///   tgt: %q = getelementptr i8, ptr @t.offsets, i64 %i ; load i8, ptr %q
+/// with S = 8 and S' = 1, %i = 2^61 + 3 is a counterexample: src computes
+/// 8 * %i = 2^64 + 24 = 24 (mod 2^64) and reads entry 3, while tgt reads
+/// byte 2^61 + 3 of a 4-byte table (undefined behaviour). 8 * %i mod 2^64
+/// determines %i only mod 2^61, so no rewrite of a wrapping offset can be
+/// right.
+///
+/// With `inbounds` (which implies `nusw`), LangRef makes the GEP poison
+/// unless every index times its type size and every addition of the offset
+/// to the base is free of signed wrap, and the result is in bounds of @t.
+/// So in any execution where the load is defined, 0 <= offset <= sizeof(@t)
+/// holds over the mathematical integers, every term V * Scale is exact and
+/// a multiple of S (checked: isWholeElements), each V * Scale / S is exact,
+/// their sum is the entry index k in [0, N), and tgt computes k * S' + f,
+/// in bounds of the new table: src and tgt read the same entry. `nusw` or
+/// `nuw` alone give the same exactness (the offset is computed without
+/// wrap; a load outside @t is undefined in src anyway). Constant terms
+/// never matter: they are folded modulo 2^64 into Constant, which is the
+/// address src really uses. A term of scale +-1 cannot wrap either (there is
+/// no multiplication, and the single addition lands in @t). Without a flag,
+/// a variable term is accepted only if its value is provably small
+/// (ComputeNumSignBits): |V| * |Scale| summed over the GEP's terms below
+/// 2^61, with every earlier GEP inbounds, so that nothing wraps. Anything
+/// else is refused as `MayWrap`.
+///
 //===----------------------------------------------------------------------===//
 
 #include "StringTableAnalysis.h"
@@ -58,6 +90,10 @@ StringRef kiln::strtab::getRemarkName(Refusal R) {
     return "UnknownUse";
   case Refusal::TooLarge:
     return "TooLarge";
+  case Refusal::MayWrap:
+    return "MayWrap";
+  case Refusal::SignificantAddress:
+    return "SignificantAddress";
   }
   llvm_unreachable("unknown Refusal");
 }
@@ -87,6 +123,13 @@ StringRef kiln::strtab::getRefusalText(Refusal R) {
     return "it has a use the pass does not understand";
   case Refusal::TooLarge:
     return "its strings do not fit 32-bit offsets";
+  case Refusal::MayWrap:
+    return "its address arithmetic may wrap (a getelementptr without "
+           "inbounds, nusw or nuw scales an index not known to be small), "
+           "so its offsets cannot be rewritten exactly";
+  case Refusal::SignificantAddress:
+    return "an entry points to a string whose address is significant (a "
+           "named constant without unnamed_addr), which cannot move";
   }
   llvm_unreachable("unknown Refusal");
 }
@@ -120,6 +163,20 @@ static std::optional<StringTarget> getStringTarget(Constant *V,
   if (Offset.isNegative() || Offset.getZExtValue() >= ArrayTy->getNumElements())
     return std::nullopt;
   return StringTarget{Base, Offset.getZExtValue()};
+}
+
+// Returns whether V points into a module-local constant array of i8 that
+// getStringTarget() rejects only because its address is significant.
+static bool isSignificantString(Constant *V, const DataLayout &DL) {
+  APInt Offset(DL.getIndexTypeSizeInBits(V->getType()), 0);
+  auto *Base = dyn_cast<GlobalVariable>(
+      V->stripAndAccumulateConstantOffsets(DL, Offset,
+                                           /*AllowNonInbounds=*/true));
+  if (!Base || Base->hasGlobalUnnamedAddr() || !Base->isConstant() ||
+      !Base->hasDefinitiveInitializer() || !Base->hasLocalLinkage())
+    return false;
+  auto *ArrayTy = dyn_cast<ArrayType>(Base->getValueType());
+  return ArrayTy && ArrayTy->getElementType()->isIntegerTy(8);
 }
 
 std::string kiln::strtab::getStringBytes(const GlobalVariable &GV) {
@@ -203,6 +260,12 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
         SawString = true;
       } else {
         AllStrings = false;
+        // A string in all but its significant address: still a string
+        // table, refused with its own reason.
+        if (isSignificantString(Value, DL)) {
+          SawString = true;
+          T.HasSignificantString = true;
+        }
       }
     }
     if (!AllStrings) {
@@ -287,6 +350,37 @@ static const Instruction *findIdentityUse(LoadInst &Load) {
   return nullptr;
 }
 
+// The no-wrap rule (file comment): \returns whether the byte offset that
+// GEP adds, Variables times their scales, is computed without wrap. \p
+// BaseInBounds says every earlier GEP from the anchor was inbounds.
+static bool hasExactOffset(const GEPOperator &GEP,
+                           const SmallMapVector<Value *, APInt, 4> &Variables,
+                           bool BaseInBounds, const DataLayout &DL) {
+  GEPNoWrapFlags Flags = GEP.getNoWrapFlags();
+  if (Flags.hasNoUnsignedSignedWrap() || Flags.hasNoUnsignedWrap())
+    return true;
+  if (!BaseInBounds)
+    return false;
+  if (Variables.size() == 1 && Variables.front().second.abs().isOne())
+    return true;
+  // Every |V| * |Scale| bounded, and their sum below 2^61.
+  uint64_t Bound = 0;
+  for (const auto &[V, Scale] : Variables) {
+    unsigned Bits = V->getType()->getScalarSizeInBits();
+    unsigned SignBits = ComputeNumSignBits(V, DL);
+    // V lies in [-2^(Bits - SignBits), 2^(Bits - SignBits)).
+    unsigned Magnitude = Bits - SignBits;
+    if (Magnitude >= 61 || Scale.abs().getActiveBits() > 62)
+      return false;
+    bool Overflow = false;
+    Bound = SaturatingMultiplyAdd(uint64_t(1) << Magnitude,
+                                  Scale.abs().getZExtValue(), Bound, &Overflow);
+    if (Overflow || Bound >= (uint64_t(1) << 61))
+      return false;
+  }
+  return true;
+}
+
 std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
                                                  const DataLayout &DL) {
   unsigned IndexBits = DL.getIndexTypeSizeInBits(T.Table->getType());
@@ -314,6 +408,9 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
             It->second += Scale;
         }
         Derived.InBounds &= GEP->isInBounds();
+        if (!Variables.empty() &&
+            !hasExactOffset(*GEP, Variables, Form.InBounds, DL))
+          return Verdict{Refusal::MayWrap, I};
         if (T.Addresses.insert({GEP, Derived}).second)
           Worklist.push_back(GEP);
         continue;

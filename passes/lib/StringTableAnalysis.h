@@ -57,6 +57,8 @@ enum class Refusal {
   Volatile,
   UnknownUse,
   TooLarge,
+  MayWrap,
+  SignificantAddress,
 };
 
 /// A pointer into the table as its users compute it: Anchor + Constant +
@@ -124,6 +126,9 @@ struct TableInfo {
   llvm::SmallVector<TableLoad, 8> Loads;
   llvm::SmallVector<llvm::ICmpInst *, 4> Compares;
   llvm::SmallVector<llvm::Instruction *, 4> Anchors;
+  /// Some entry points to a string constant whose address is significant
+  /// (named, without unnamed_addr): the string cannot move into the blob.
+  bool HasSignificantString = false;
 };
 
 /// \returns the remark name of \p R (one per reason, CamelCase).

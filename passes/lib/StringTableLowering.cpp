@@ -458,7 +458,9 @@ static bool lowerTable(GlobalVariable &GV,
   if (std::optional<Refusal> R = checkTableProperties(GV, Used))
     return Refuse(*R, nullptr);
   if (!*Qualifies)
-    return Refuse(Refusal::NotAllStrings, nullptr);
+    return Refuse(T.HasSignificantString ? Refusal::SignificantAddress
+                                         : Refusal::NotAllStrings,
+                  nullptr);
   if (std::optional<Verdict> V = analyzeUses(T, DL))
     return Refuse(V->Reason, V->At);
 

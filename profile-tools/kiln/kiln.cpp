@@ -20,6 +20,7 @@
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/PluginLocation.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
@@ -43,6 +44,32 @@ using namespace llvm;
 static const char *const ToolName = "kiln";
 
 static cl::OptionCategory KilnCategory("kiln options");
+
+namespace {
+/// The parser of an option with named values: an unknown value is an error
+/// that lists the valid ones (`kiln: error: --format: unknown value 'xml';
+/// valid values: text, json, dot`), not CommandLine's "Cannot find option
+/// named".
+template <typename T> class ChoiceParser : public cl::parser<T> {
+public:
+  using cl::parser<T>::parser;
+
+  bool parse(cl::Option &O, StringRef ArgName, StringRef Arg, T &Value) {
+    std::string Valid;
+    for (const auto &Choice : this->Values) {
+      if (Choice.Name == Arg) {
+        Value = Choice.V.getValue();
+        return false;
+      }
+      Valid += (Valid.empty() ? "" : ", ") + Choice.Name.str();
+    }
+    WithColor::error(errs(), ToolName)
+        << "--" << (ArgName.empty() ? O.ArgStr : ArgName) << ": unknown value '"
+        << Arg << "'; valid values: " << Valid << '\n';
+    return true;
+  }
+};
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // Subcommands, and the options several of them share (one spelling each)
@@ -148,16 +175,20 @@ static cl::opt<uint64_t>
 static cl::opt<uint64_t> CallGraphMinCount(
     "min-count", cl::sub(CallGraphCmd), cl::init(0), cl::value_desc("N"),
     cl::desc("omit edges with a count below N"), cl::cat(KilnCategory));
-static cl::opt<kiln::DumpFormat> CallGraphFormat(
-    "format", cl::sub(CallGraphCmd), cl::init(kiln::DumpFormat::Text),
-    cl::desc("output format"),
-    cl::values(clEnumValN(kiln::DumpFormat::Text, "text", "text (default)"),
-               clEnumValN(kiln::DumpFormat::JSON, "json", "JSON"),
-               clEnumValN(kiln::DumpFormat::DOT, "dot", "Graphviz DOT")),
-    cl::cat(KilnCategory));
+static cl::opt<kiln::DumpFormat, false, ChoiceParser<kiln::DumpFormat>>
+    CallGraphFormat(
+        "format", cl::sub(CallGraphCmd), cl::init(kiln::DumpFormat::Text),
+        cl::desc("output format"),
+        cl::values(clEnumValN(kiln::DumpFormat::Text, "text", "text (default)"),
+                   clEnumValN(kiln::DumpFormat::JSON, "json", "JSON"),
+                   clEnumValN(kiln::DumpFormat::DOT, "dot", "Graphviz DOT")),
+        cl::cat(KilnCategory));
 static cl::opt<bool> CallGraphNoDemangle("no-demangle", cl::sub(CallGraphCmd),
                                          cl::desc("print mangled names"),
                                          cl::cat(KilnCategory));
+static cl::opt<std::string> CallGraphOutput(
+    "o", cl::sub(CallGraphCmd), cl::init("-"), cl::value_desc("file"),
+    cl::desc("output file (default: stdout)"), cl::cat(KilnCategory));
 
 static Error callGraphMain() {
   if (CallGraphInputs.empty() && EdgeLists.empty())
@@ -189,6 +220,15 @@ static Error callGraphMain() {
       kiln::parseScenarioSpecs(getScenarioSpecs());
   if (!Specs)
     return kiln::makeToolError(toString(Specs.takeError()), "--scenario");
+  std::vector<kiln::NamedFile> Read;
+  for (const std::string &Path : CallGraphInputs)
+    Read.push_back({Path, "input"});
+  for (const kiln::ScenarioSpec &S : *Specs)
+    Read.push_back({S.Path, "profile"});
+  for (const std::string &Path : EdgeLists)
+    Read.push_back({Path, "--edges"});
+  if (Error E = kiln::checkOutputPaths({{CallGraphOutput, "-o"}}, Read))
+    return kiln::makeToolError(toString(std::move(E)));
   Expected<kiln::ProfiledGraph> Profiled =
       kiln::buildProfiledGraph(Inputs, *Specs, Plan);
   if (!Profiled)
@@ -206,8 +246,9 @@ static Error callGraphMain() {
   Opts.MinCount = CallGraphMinCount;
   Opts.Demangle = !CallGraphNoDemangle;
   Opts.StripLeadingUnderscore = Inputs.Format == kiln::ObjectFormat::MachO;
-  kiln::dumpCallGraph(Profiled->Graph, Opts, outs());
-  return Error::success();
+  return kiln::writeOutputFile(CallGraphOutput, [&](raw_ostream &OS) {
+    kiln::dumpCallGraph(Profiled->Graph, Opts, OS);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -222,21 +263,25 @@ static cl::list<std::string>
 namespace {
 enum class OrderFormatChoice { Default, ELF, COFF, MachO, Edges };
 } // namespace
-static cl::opt<OrderFormatChoice> OrderFormat(
-    "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
-    cl::desc("the ordering file's dialect (default: the inputs' format)"),
-    cl::values(
-        clEnumValN(OrderFormatChoice::ELF, "elf",
-                   "ld.lld --symbol-ordering-file"),
-        clEnumValN(OrderFormatChoice::COFF, "coff", "lld-link /order:@file"),
-        clEnumValN(OrderFormatChoice::MachO, "macho", "ld64.lld -order_file"),
-        clEnumValN(OrderFormatChoice::Edges, "edges",
-                   "lld --call-graph-ordering-file (lld sorts)")),
-    cl::cat(KilnCategory));
-static cl::opt<kiln::OrderAlgorithm> OrderAlgorithm(
-    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderAlgorithm::Kiln),
-    cl::desc("the layout algorithm"), kiln::layout::getOrderAlgorithmValues(),
-    cl::cat(KilnCategory));
+static cl::opt<OrderFormatChoice, false, ChoiceParser<OrderFormatChoice>>
+    OrderFormat(
+        "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
+        cl::desc("the ordering file's dialect (default: the inputs' format)"),
+        cl::values(clEnumValN(OrderFormatChoice::ELF, "elf",
+                              "ld.lld --symbol-ordering-file"),
+                   clEnumValN(OrderFormatChoice::COFF, "coff",
+                              "lld-link /order:@file"),
+                   clEnumValN(OrderFormatChoice::MachO, "macho",
+                              "ld64.lld -order_file"),
+                   clEnumValN(OrderFormatChoice::Edges, "edges",
+                              "lld --call-graph-ordering-file (lld sorts)")),
+        cl::cat(KilnCategory));
+static cl::opt<kiln::OrderAlgorithm, false, ChoiceParser<kiln::OrderAlgorithm>>
+    OrderAlgorithm("algorithm", cl::sub(OrderCmd),
+                   cl::init(kiln::OrderAlgorithm::Kiln),
+                   cl::desc("the layout algorithm"),
+                   kiln::layout::getOrderAlgorithmValues(),
+                   cl::cat(KilnCategory));
 static cl::opt<std::string>
     OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),
                   cl::value_desc("size"),
@@ -315,6 +360,7 @@ static Error orderMain(int Argc, const char **Argv) {
   }
   Opts.SkipSharedNames = OrderSkipShared;
   Opts.EntrySymbol = OrderEntry;
+  Opts.EntryGiven = OrderEntry.getNumOccurrences() > 0;
   Opts.Output = OrderOutput;
   Opts.ReportPath = OrderReport;
   Opts.TimePhases = OrderTimePhases;
@@ -449,6 +495,14 @@ static cl::opt<bool>
                  cl::cat(KilnCategory));
 
 static Error importsMain() {
+  // An empty value is not "unlimited": say what a budget is.
+  for (const cl::opt<std::string> *Budget :
+       {&ImportsBudget, &ImportsModuleBudget})
+    if (Budget->getNumOccurrences() && StringRef(*Budget).trim().empty())
+      return kiln::makeToolError(
+          "empty budget; give a number of instructions (e.g. 5000) or a "
+          "percentage of the program's instructions (e.g. 10%)",
+          "--" + Budget->ArgStr, "leave the option out for no limit");
   kiln::ImportsCommandOptions Opts;
   Opts.Inputs.assign(ImportsInputs.begin(), ImportsInputs.end());
   Opts.Scenarios = getScenarioSpecs();
@@ -494,14 +548,16 @@ static cl::opt<unsigned> ThinBackendOptLevel(
     cl::value_desc("level"),
     cl::desc("optimization level 0-3, as ld.lld's --lto-O (default 2)"),
     cl::cat(KilnCategory));
-static cl::opt<Reloc::Model> ThinBackendRelocModel(
-    "relocation-model", cl::sub(ThinBackendCmd), cl::init(Reloc::PIC_),
-    cl::desc("relocation model, as ld.lld chooses it for the link "
-             "(-mllvm -relocation-model= overrides it, as in ld.lld)"),
-    cl::values(
-        clEnumValN(Reloc::PIC_, "pic", "-pie and -shared links (default)"),
-        clEnumValN(Reloc::Static, "static", "executables linked without -pie")),
-    cl::cat(KilnCategory));
+static cl::opt<Reloc::Model, false, ChoiceParser<Reloc::Model>>
+    ThinBackendRelocModel(
+        "relocation-model", cl::sub(ThinBackendCmd), cl::init(Reloc::PIC_),
+        cl::desc("relocation model, as ld.lld chooses it for the link "
+                 "(-mllvm -relocation-model= overrides it, as in ld.lld)"),
+        cl::values(clEnumValN(Reloc::PIC_, "pic",
+                              "-pie and -shared links (default)"),
+                   clEnumValN(Reloc::Static, "static",
+                              "executables linked without -pie")),
+        cl::cat(KilnCategory));
 static cl::opt<std::string> ThinBackendPlugin(
     "plugin", cl::sub(ThinBackendCmd), cl::value_desc("file"),
     cl::desc("Kiln's pass-plugin module (default: the one 'kiln "
@@ -563,6 +619,22 @@ static void printVersion(raw_ostream &OS) {
      << KILN_LLVM_VERSION_STRING << ")\n";
 }
 
+static Error runSubcommand(int Argc, const char **Argv) {
+  if (PrintPluginPathCmd)
+    return printPluginPathMain(Argv[0]);
+  if (CallGraphCmd)
+    return callGraphMain();
+  if (OrderCmd)
+    return orderMain(Argc, Argv);
+  if (EvalCmd)
+    return evalMain();
+  if (RelocsCmd)
+    return relocsMain();
+  if (ImportsCmd)
+    return importsMain();
+  return thinBackendMain(Argv[0]);
+}
+
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   // Corrupt inputs can fault inside LLVM's readers; turn that into errors.
@@ -582,22 +654,17 @@ int main(int Argc, const char **Argv) {
       "Kiln: profile-driven function layout, section placement, ThinLTO "
       "imports and string tables for clang and lld\n");
 
-  if (PrintPluginPathCmd)
-    return kiln::reportToolError(ToolName, printPluginPathMain(Argv[0]));
-  if (CallGraphCmd)
-    return kiln::reportToolError(ToolName, callGraphMain());
-  if (OrderCmd)
-    return kiln::reportToolError(ToolName, orderMain(Argc, Argv));
-  if (EvalCmd)
-    return kiln::reportToolError(ToolName, evalMain());
-  if (RelocsCmd)
-    return kiln::reportToolError(ToolName, relocsMain());
-  if (ImportsCmd)
-    return kiln::reportToolError(ToolName, importsMain());
-  if (ThinBackendCmd)
-    return kiln::reportToolError("kiln thin-backend", thinBackendMain(Argv[0]));
-
-  WithColor::error(errs(), ToolName)
-      << "no subcommand specified; run 'kiln --help' for the list\n";
-  return 1;
+  if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !EvalCmd &&
+      !RelocsCmd && !ImportsCmd && !ThinBackendCmd) {
+    WithColor::error(errs(), ToolName)
+        << "no subcommand specified; run 'kiln --help' for the list\n";
+    return 1;
+  }
+  // Before running: thin-backend parses -mllvm options, which deselects the
+  // subcommand.
+  StringRef Reporter = ThinBackendCmd ? "kiln thin-backend" : ToolName;
+  // What went to stdout is checked too: `kiln eval ... > /dev/full` is an
+  // error, not an abort when the stream is destroyed.
+  Error E = joinErrors(runSubcommand(Argc, Argv), kiln::checkStdout());
+  return kiln::reportToolError(Reporter, std::move(E));
 }

@@ -13,10 +13,10 @@
 #include "kiln/Imports/ImportPlanner.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/Profile.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -45,17 +45,6 @@ Expected<uint64_t> kiln::parseImportBudget(StringRef Text, uint64_t Total) {
   return N;
 }
 
-template <typename WriteT>
-static Error writeOutput(StringRef Path, WriteT Write) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return makeToolError(EC.message(), Path);
-  Write(Out.os());
-  Out.keep();
-  return Error::success();
-}
-
 Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
                               raw_ostream &Out, raw_ostream &Diag) {
   if (Opts.Inputs.empty())
@@ -66,6 +55,17 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
       parseScenarioSpecs(Opts.Scenarios);
   if (!Specs)
     return makeToolError(toString(Specs.takeError()), "--scenario");
+  // Before anything is written: no output may replace an input.
+  std::vector<NamedFile> Read;
+  for (const std::string &Path : Opts.Inputs)
+    Read.push_back({Path, "input"});
+  for (const ScenarioSpec &Spec : *Specs)
+    Read.push_back({Spec.Path, "profile"});
+  if (Error E = checkOutputPaths({{Opts.WorkloadPath, "--workload-def"},
+                                  {Opts.ImportListDir, "--import-lists"},
+                                  {Opts.ReportPath, "--report"}},
+                                 Read))
+    return makeToolError(toString(std::move(E)));
   std::vector<LayoutProfile> Profiles;
   Profiles.reserve(Specs->size());
   std::vector<WeightedProfile> Weighted;
@@ -130,18 +130,35 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
   Ctx.TotalInstructions = TotalInstructions;
   Ctx.Top = Opts.Top;
   Ctx.SourceFileNames = Inputs->SourceFileNames;
-  if (!Opts.WorkloadPath.empty())
-    if (Error E = writeOutput(Opts.WorkloadPath, [&](raw_ostream &OS) {
-          writeWorkloadDefinition(Graph, Workload, OS);
-        }))
-      return E;
+  // The workload definition and the report go to temporaries first and are
+  // renamed into place at the end, so that a run that fails leaves both
+  // previous files.
+  std::vector<std::unique_ptr<OutputFile>> Pending;
+  auto Prepare = [&](StringRef Path,
+                     function_ref<void(raw_ostream &)> Write) -> Error {
+    if (Path.empty())
+      return Error::success();
+    Expected<std::unique_ptr<OutputFile>> File =
+        OutputFile::create(Path, sys::fs::OF_Text);
+    if (!File)
+      return File.takeError();
+    Write((*File)->os());
+    Pending.push_back(std::move(*File));
+    return Error::success();
+  };
+  if (Error E = Prepare(Opts.WorkloadPath, [&](raw_ostream &OS) {
+        writeWorkloadDefinition(Graph, Workload, OS);
+      }))
+    return E;
+  if (Error E = Prepare(Opts.ReportPath, [&](raw_ostream &OS) {
+        writeImportReport(Graph, Plan, Workload, Ctx, OS);
+      }))
+    return E;
   if (!Opts.ImportListDir.empty())
     if (Error E = writeImportLists(Graph, Workload, Opts.ImportListDir))
       return makeToolError(toString(std::move(E)), "--import-lists");
-  if (!Opts.ReportPath.empty())
-    if (Error E = writeOutput(Opts.ReportPath, [&](raw_ostream &OS) {
-          writeImportReport(Graph, Plan, Workload, Ctx, OS);
-        }))
+  for (std::unique_ptr<OutputFile> &File : Pending)
+    if (Error E = File->commit())
       return E;
   if (!Opts.Quiet)
     printImportSummary(Graph, Plan, Workload, Ctx, Out);

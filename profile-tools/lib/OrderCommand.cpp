@@ -11,6 +11,7 @@
 #include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/EdgeList.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -39,7 +40,11 @@ static Error runOrder(const OrderCommandOptions &Opts,
     if (Error E = readLinkerInput(Path, Inputs))
       return makeToolError(toString(std::move(E)));
   if (Inputs.Format == ObjectFormat::ELF)
-    markLoadEntry(Inputs, Opts.EntrySymbol);
+    if (!markLoadEntry(Inputs, Opts.EntrySymbol) && Opts.EntryGiven &&
+        !Opts.EntrySymbol.empty())
+      WithColor::warning(Diag, "kiln")
+          << "--entry: no input defines a global function '" << Opts.EntrySymbol
+          << "'; no entry point is placed with the startup code\n";
   PlanOptions Plan = Opts.Plan;
   Plan.Times = Times;
   Phase.emplace(Times, "read edge lists");
@@ -60,6 +65,17 @@ static Error runOrder(const OrderCommandOptions &Opts,
       parseScenarioSpecs(Opts.Scenarios);
   if (!Scenarios)
     return makeToolError(toString(Scenarios.takeError()), "--scenario");
+  // Before anything is written: no output may replace an input.
+  std::vector<NamedFile> Read;
+  for (const std::string &Path : Opts.Inputs)
+    Read.push_back({Path, "input"});
+  for (const ScenarioSpec &S : *Scenarios)
+    Read.push_back({S.Path, "profile"});
+  for (const std::string &Path : Opts.EdgeLists)
+    Read.push_back({Path, "--edges"});
+  if (Error E = checkOutputPaths(
+          {{Opts.Output, "-o"}, {Opts.ReportPath, "--report"}}, Read))
+    return makeToolError(toString(std::move(E)));
   if (Scenarios->empty() && Plan.EdgeLists.empty() &&
       Inputs.NumInputsWithCallGraph == 0)
     return makeToolError("nothing to order by: no profile, no edge list, and "
@@ -82,11 +98,13 @@ static Error runOrder(const OrderCommandOptions &Opts,
   What.SkipSharedNames = Opts.SkipSharedNames;
   What.Algorithm = Opts.Plan.Algorithm;
   What.PageSize = Opts.Plan.Composite.PageSize;
-  Expected<OrderFileReport> Written = writePlannedOrder(What, *Planned, Inputs);
+  Expected<PendingOrder> Written = writePlannedOrder(What, *Planned, Inputs);
   if (!Written)
     return makeToolError(toString(Written.takeError()));
+  // The report, then the ordering file put in place, then the summary: a
+  // run that fails leaves the previous files.
   Phase.emplace(Times, "report");
-  Error E = reportPlannedOrder(What, *Planned, Inputs, *Written, Diag);
+  Error E = finishPlannedOrder(What, *Planned, Inputs, *Written, Diag);
   if (E)
     E = makeToolError(toString(std::move(E)));
   // The plan and the inputs are destroyed before Phase: time that too.

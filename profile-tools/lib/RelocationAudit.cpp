@@ -27,6 +27,8 @@
 
 #include "kiln/Tools/RelocationAudit.h"
 
+#include "kiln/Support/InputFile.h"
+
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -1147,8 +1149,8 @@ static Expected<RelocationAudit> auditMachO(MachOObjectFile &Obj,
 
 static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return makeToolError(Buffer.getError().message(), Path);
   MemoryBufferRef Contents = (*Buffer)->getMemBufferRef();
@@ -1156,6 +1158,8 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
       "give a linked shared library (-shared) or position-independent "
       "executable (-pie)";
 
+  if (kiln::isAllNulBytes(Contents.getBuffer()))
+    return makeToolError(kiln::AllNulBytesMessage, Path);
   switch (identify_magic(Contents.getBuffer())) {
   case file_magic::elf:
   case file_magic::elf_executable:

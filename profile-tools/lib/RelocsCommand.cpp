@@ -17,6 +17,7 @@
 
 #include "kiln/Tools/RelocsCommand.h"
 
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/RelocationAudit.h"
 
@@ -25,7 +26,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <tuple>
@@ -301,20 +301,22 @@ Error kiln::runRelocsCommand(const RelocsCommandOptions &Opts) {
                                "'; expected string, function, data or other",
                            "--class");
   }
+  if (Error E =
+          checkOutputPaths({{Opts.Output, "-o"}}, {{Opts.Input, "input"}}))
+    return makeToolError(toString(std::move(E)));
   Expected<RelocationAudit> Audit = auditRelocations(Opts.Input);
   if (!Audit)
     return Audit.takeError();
   RelocsReport Report = buildReport(*Audit, Opts, Filter);
 
   // Opened only now, so a bad input leaves no empty report behind.
-  std::error_code EC;
-  ToolOutputFile Out(Opts.Output, EC, sys::fs::OF_TextWithCRLF);
-  if (EC)
-    return makeToolError(EC.message(), Opts.Output);
-  if (Opts.JSON)
-    printJSON(Opts, Report, Out.os());
-  else
-    printText(Opts, Report, Out.os());
-  Out.keep();
-  return Error::success();
+  return writeOutputFile(
+      Opts.Output,
+      [&](raw_ostream &OS) {
+        if (Opts.JSON)
+          printJSON(Opts, Report, OS);
+        else
+          printText(Opts, Report, OS);
+      },
+      sys::fs::OF_TextWithCRLF);
 }

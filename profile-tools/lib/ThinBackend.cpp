@@ -9,6 +9,8 @@
 #include "kiln/Tools/ThinBackend.h"
 
 #include "kiln/Support/ConfigurationDigest.h"
+#include "kiln/Support/InputFile.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
 
@@ -29,7 +31,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -52,7 +53,7 @@ static constexpr StringLiteral IndexHint =
     "wrote for this module";
 
 static Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = kiln::getInputFile(
       Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return makeToolError(Buffer.getError().message(), Path);
@@ -431,6 +432,17 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
     }
   }
 
+  // Before anything is written: no output may replace an input.
+  std::vector<kiln::NamedFile> Read = {{Opts.Input, "module"},
+                                       {Opts.IndexFile, "--thinlto-index"},
+                                       {Opts.PluginPath, "plugin"}};
+  for (const auto &Import : ImportBuffers)
+    Read.push_back({Import.first, "imported module"});
+  if (Error E = kiln::checkOutputPaths(
+          {{Opts.Output, "-o"}, {Opts.RemarksFile, "--pass-remarks-output"}},
+          Read))
+    return makeToolError(toString(std::move(E)));
+
   if (Opts.PrintCacheKey) {
     ThinBackendKeyInputs Key;
     Key.PluginPath = Opts.PluginPath;
@@ -493,18 +505,8 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
   if (!Produced)
     return makeToolError("the backend produced no object", Opts.Input);
 
-  std::error_code EC;
-  ToolOutputFile Output(Opts.Output, EC, sys::fs::OF_None);
-  if (EC)
-    return makeToolError(EC.message(), Opts.Output);
-  Output.os() << Object;
-  Output.os().close();
-  if (Output.os().has_error()) {
-    std::error_code WriteError = Output.os().error();
-    // A stream destroyed with its error still set would abort.
-    Output.os().clear_error();
-    return makeToolError(WriteError.message(), Opts.Output);
-  }
-  Output.keep();
+  if (Error E = kiln::writeOutputFile(Opts.Output,
+                                      [&](raw_ostream &OS) { OS << Object; }))
+    return makeToolError(toString(std::move(E)));
   return Error::success();
 }

@@ -13,6 +13,7 @@
 #include "kiln/Layout/NameIndex.h"
 #include "kiln/Sources/LinkerInputs.h"
 #include "kiln/Sources/ProfiledGraph.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -42,7 +43,7 @@ kiln::loadEdgeLists(ArrayRef<std::string> Paths) {
     auto Data = std::make_shared<EdgeListData>();
     Data->Path = Path;
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-        MemoryBuffer::getFile(Path, /*IsText=*/true);
+        kiln::getInputFile(Path, /*IsText=*/true);
     if (!Buffer)
       return createStringError(Buffer.getError(), "%s: %s", Path.c_str(),
                                Buffer.getError().message().c_str());

@@ -9,6 +9,7 @@
 #include "CrashGuard.h"
 #include "kiln/Sources/Profile.h"
 #include "kiln/Sources/TemporalTraces.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -70,8 +71,8 @@ static Error checkIndexedProfileBounds(StringRef Path,
 
 static Expected<LayoutProfile> readInstrProfileUnguarded(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return profileError(Path, Buffer.getError().message());
   if (IndexedInstrProfReader::hasFormat(**Buffer))

@@ -18,7 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Sources/LinkerInputs.h"
+
 #include "CrashGuard.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -534,14 +536,16 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
 static Error readLinkerInputUnguarded(StringRef Path, StringRef Member,
                                       LinkerInputs &Inputs) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return inputError(Path, Buffer.getError().message());
   if (identify_magic((*Buffer)->getBuffer()) == file_magic::bitcode)
     return inputError(Path, "is LLVM bitcode, which has no call graph "
                             "profile before LTO; give the native objects, "
                             "or a profile and the linked binary");
+  if (isAllNulBytes((*Buffer)->getBuffer()))
+    return inputError(Path, AllNulBytesMessage);
   Expected<std::unique_ptr<Binary>> Bin =
       createBinary((*Buffer)->getMemBufferRef());
   if (!Bin)
@@ -553,6 +557,8 @@ static Error readLinkerInputUnguarded(StringRef Path, StringRef Member,
 }
 
 static InputKind classifyMagic(StringRef Bytes) {
+  if (isAllNulBytes(Bytes))
+    return InputKind::Other;
   switch (identify_magic(Bytes)) {
   case file_magic::bitcode:
     return InputKind::Bitcode;
@@ -580,8 +586,8 @@ static InputKind classifyMagic(StringRef Bytes) {
 static Expected<InputKind> classifyLinkerInputUnguarded(StringRef Path,
                                                         StringRef Member) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return inputError(Path, Buffer.getError().message());
   InputKind Kind = classifyMagic((*Buffer)->getBuffer());

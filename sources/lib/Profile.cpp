@@ -8,6 +8,8 @@
 
 #include "kiln/Sources/Profile.h"
 
+#include "kiln/Support/InputFile.h"
+
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/ProfileData/SampleProfReader.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -17,8 +19,8 @@ using namespace kiln;
 
 Expected<LayoutProfile> kiln::readProfile(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+      kiln::getInputFile(Path, /*IsText=*/false,
+                         /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createStringError(Buffer.getError(), "%s: %s", Path.str().c_str(),
                              Buffer.getError().message().c_str());

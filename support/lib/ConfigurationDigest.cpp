@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Support/ConfigurationDigest.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -45,7 +46,7 @@ void kiln::StableDigest::add(StringRef Label, StringRef Bytes) {
 }
 
 Error kiln::StableDigest::addFile(StringRef Label, StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = kiln::getInputFile(
       Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createStringError(Buffer.getError(), "cannot read %s: %s",

@@ -301,7 +301,11 @@ Expected<bool> kiln::recordPrereadRange(StringRef BinaryPath,
   support::endian::write<uint64_t>(Bytes + 8, Range.Length, Order);
   OS.write(Bytes, sizeof(Bytes));
   OS.close();
-  if (OS.has_error())
-    return prereadError(BinaryPath, OS.error().message());
+  if (OS.has_error()) {
+    std::error_code WriteError = OS.error();
+    // A stream destroyed with its error still set would abort.
+    OS.clear_error();
+    return prereadError(BinaryPath, WriteError.message());
+  }
   return true;
 }

@@ -13,6 +13,8 @@
 #include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Support/InputFile.h"
+#include "kiln/Support/OutputFile.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -23,7 +25,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -88,6 +89,7 @@ private:
                                            StringRef TraceStderr,
                                            const ScratchPaths &Scratch);
   Error checkCoverage(const OrderPlan &Plan);
+  Error checkOutputs(StringRef TraceStdout, StringRef TraceStderr);
   Expected<std::string> writeOrder(const OrderPlan &Plan,
                                    const LinkerInputs &Inputs,
                                    StringRef ScratchOrderFile);
@@ -125,8 +127,10 @@ Error ProfileGuidedLink::checkOptions() {
     return Specs.takeError();
   Scenarios = std::move(*Specs);
   for (const ScenarioSpec &S : Scenarios)
-    if (!sys::fs::exists(S.Path))
-      return linkError(S.Path + ": no such profile");
+    if (std::error_code EC = checkRegularFile(S.Path))
+      return linkError(
+          S.Path + ": " +
+          (sys::fs::exists(S.Path) ? EC.message() : "no such profile"));
   Expected<OrderAlgorithm> Algorithm = parseOrderAlgorithm(Options.Algorithm);
   if (!Algorithm)
     return linkError("--kiln-algorithm: " + toString(Algorithm.takeError()));
@@ -239,6 +243,31 @@ Expected<LinkerInputs> ProfileGuidedLink::readLinkedObjects(
   return Inputs;
 }
 
+/// Kiln's outputs must not replace a file the link reads or writes: checked
+/// against the link's output, each other, and the inputs lld really loaded.
+/// The link's own output is lld's business (a library linked against its
+/// previous build is a link plain lld performs).
+Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
+                                      StringRef TraceStderr) {
+  std::vector<NamedFile> Read;
+  for (const TracedInput &In :
+       parseTracedInputs(TraceStdout, TraceStderr, Flavor))
+    if (sys::fs::is_regular_file(In.Path))
+      Read.push_back({In.Path, "input"});
+  for (const ScenarioSpec &S : Scenarios)
+    Read.push_back({S.Path, "profile"});
+  std::vector<NamedFile> KilnOutputs = {
+      {Options.OrderOut, "--kiln-order-out"},
+      {Options.ReportOut, "--kiln-report"},
+      {Options.PrereadOut, "--kiln-preread-out"}};
+  std::vector<NamedFile> AllOutputs = {
+      {findOutputPath(LinkerArgs, Flavor), "the link's output"}};
+  append_range(AllOutputs, KilnOutputs);
+  if (Error E = checkOutputPaths(AllOutputs, {}))
+    return E;
+  return checkOutputPaths(KilnOutputs, Read);
+}
+
 Error ProfileGuidedLink::checkCoverage(const OrderPlan &Planned) {
   bool AnyBound = false;
   for (const ProfileCoverage &C : Planned.Coverage) {
@@ -282,12 +311,12 @@ ProfileGuidedLink::writeOrder(const OrderPlan &Planned,
   What.Algorithm = Plan.Algorithm;
   What.PageSize = Plan.Composite.PageSize;
   What.PrintSummary = Options.Verbose;
-  Expected<OrderFileReport> File = writePlannedOrder(What, Planned, Inputs);
+  Expected<PendingOrder> File = writePlannedOrder(What, Planned, Inputs);
   if (!File)
     return File.takeError();
-  Written = std::move(*File);
-  if (Error E = reportPlannedOrder(What, Planned, Inputs, Written, Diag))
+  if (Error E = finishPlannedOrder(What, Planned, Inputs, *File, Diag))
     return std::move(E);
+  Written = std::move(File->Report);
   return What.OutputPath;
 }
 
@@ -319,14 +348,13 @@ void ProfileGuidedLink::writePrereadPlan(const OrderPlan &Planned,
     warn("--kiln-preread-out: " + toString(Range.takeError()));
     return;
   }
-  std::error_code EC;
-  ToolOutputFile Out(Options.PrereadOut, EC, sys::fs::OF_Text);
-  if (EC) {
-    warn(Options.PrereadOut + ": " + EC.message());
+  if (Error E = writeOutputFile(
+          Options.PrereadOut,
+          [&](raw_ostream &OS) { writePrereadPlanJSON(*Range, OS); },
+          sys::fs::OF_Text)) {
+    warn(toString(std::move(E)));
     return;
   }
-  writePrereadPlanJSON(*Range, Out.os());
-  Out.keep();
   Expected<bool> Recorded = recordPrereadRange(Binary, *Range);
   if (!Recorded)
     warn("--kiln-preread-out: " + toString(Recorded.takeError()));
@@ -384,6 +412,10 @@ int ProfileGuidedLink::run() {
     return Preliminary;
   }
 
+  if (Error E = checkOutputs(TraceOut, TraceErr)) {
+    WithColor::error(Diag, ToolName) << toString(std::move(E)) << '\n';
+    return 1;
+  }
   Expected<LinkerInputs> Inputs = readLinkedObjects(TraceOut, TraceErr, Paths);
   if (!Inputs)
     return linkWithoutKiln(Inputs.takeError());

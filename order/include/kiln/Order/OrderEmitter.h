@@ -19,10 +19,12 @@
 
 #include "kiln/Order/OrderFile.h"
 #include "kiln/Order/OrderPlanner.h"
+#include "kiln/Support/OutputFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,20 +60,28 @@ struct OrderEmission {
 /// \returns the ordering-file format a link of \p Format reads.
 OrderFileFormat getOrderFileFormat(ObjectFormat Format);
 
-/// Writes the ordering file of \p Plan of \p Inputs as \p What says.
-/// \returns what the file holds, or an error naming the file that could not
-/// be written.
-llvm::Expected<OrderFileReport> writePlannedOrder(const OrderEmission &What,
-                                                  const OrderPlan &Plan,
-                                                  const LinkerInputs &Inputs);
+/// An ordering file written to its temporary, not yet in place.
+struct PendingOrder {
+  std::unique_ptr<OutputFile> File;
+  /// What the file holds.
+  OrderFileReport Report;
+};
 
-/// Reports the order writePlannedOrder wrote (\p Written): the summary to
-/// \p Diag if What.PrintSummary, the JSON report if What.ReportPath is set.
-/// \returns an error naming the report if it cannot be written.
-llvm::Error reportPlannedOrder(const OrderEmission &What, const OrderPlan &Plan,
+/// Writes the ordering file of \p Plan of \p Inputs as \p What says, to a
+/// temporary that finishPlannedOrder puts in place. \returns an error naming
+/// the file if it cannot be written.
+llvm::Expected<PendingOrder> writePlannedOrder(const OrderEmission &What,
+                                               const OrderPlan &Plan,
+                                               const LinkerInputs &Inputs);
+
+/// Finishes what writePlannedOrder began: writes the JSON report (if
+/// What.ReportPath is set), then renames the ordering file into place, then
+/// prints the summary to \p Diag (if What.PrintSummary), so that a run that
+/// fails leaves the previous files and says nothing it did not do.
+/// \returns an error naming the file that could not be written.
+llvm::Error finishPlannedOrder(const OrderEmission &What, const OrderPlan &Plan,
                                const LinkerInputs &Inputs,
-                               const OrderFileReport &Written,
-                               llvm::raw_ostream &Diag);
+                               PendingOrder &Written, llvm::raw_ostream &Diag);
 
 } // namespace kiln
 

@@ -11,8 +11,9 @@
 /// kiln-lld, the plugin's kiln-function-order): a header of `# ` comment
 /// lines that opens with the tool and versions that produced it, then one
 /// entry per line, '\n'-terminated on every host (lld reads both line
-/// endings; one spelling keeps the bytes identical everywhere). It depends
-/// on LLVM Support only, so the plugin links it too.
+/// endings; one spelling keeps the bytes identical everywhere), written
+/// through kiln/Support/OutputFile.h like every output. It depends on LLVM
+/// Support only, so the plugin links it too.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -20,15 +21,10 @@
 #define KILN_ORDER_ORDERFILETEXT_H
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
-
-namespace llvm {
-class raw_ostream;
-} // namespace llvm
 
 namespace kiln {
 
@@ -39,13 +35,6 @@ std::string getOrderFileTitle(llvm::StringRef Tool);
 /// Writes \p Lines as the header: each as a `# ` comment line.
 void writeOrderFileHeader(llvm::ArrayRef<std::string> Lines,
                           llvm::raw_ostream &OS);
-
-/// Writes an ordering file (or any of Kiln's text outputs) to \p Path, "-"
-/// for stdout: \p WriteContents writes the text. \returns an error naming
-/// the file if it cannot be written.
-llvm::Error
-writeTextOutput(llvm::StringRef Path,
-                llvm::function_ref<void(llvm::raw_ostream &)> WriteContents);
 
 } // namespace kiln
 

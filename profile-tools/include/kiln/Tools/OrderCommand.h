@@ -40,6 +40,8 @@ struct OrderCommandOptions {
   bool SkipSharedNames = false;
   /// ELF: the entry symbol, load-time code like `.init_array` targets.
   std::string EntrySymbol = "_start";
+  /// EntrySymbol was given by the user: warn if no input defines it.
+  bool EntryGiven = false;
   std::string Output = "-"; ///< The ordering file ("-": stdout).
   std::string ReportPath;   ///< JSON report, if non-empty.
   /// Print the time and memory of each phase to the diagnostics stream.

@@ -28,7 +28,7 @@
 
 namespace kiln {
 
-/// The error of an input that exists but is not a regular file or a
+/// The error of an input that exists but is neither a regular file nor a
 /// directory; its message is "not a regular file".
 std::error_code makeNotRegularFileError();
 
@@ -36,6 +36,15 @@ std::error_code makeNotRegularFileError();
 /// otherwise the error of looking it up (e.g. no such file),
 /// errc::is_a_directory, or makeNotRegularFileError(). Never opens the file.
 std::error_code checkRegularFile(llvm::StringRef Path);
+
+/// \returns whether \p Bytes is not empty and every byte is NUL. Such a file
+/// (a zeroed block, a sparse file never written) is no object of any format,
+/// though llvm::identify_magic takes it for a COFF object of unknown machine.
+bool isAllNulBytes(llvm::StringRef Bytes);
+
+/// The message for a file isAllNulBytes() describes, after `<file>: `.
+inline constexpr const char *AllNulBytesMessage =
+    "contains only NUL bytes, not an object file";
 
 /// MemoryBuffer::getFile, for regular files only (see checkRegularFile()).
 llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
