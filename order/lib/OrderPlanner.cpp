@@ -79,7 +79,13 @@ Expected<OrderPlan> kiln::planOrder(const LinkerInputs &Inputs,
       continue; // Defined outside the inputs: not ours to place.
     Plan.Functions.push_back(size_t(Function));
     Plan.Groups.push_back(P.Group);
+    ++Plan.FunctionsPerGroup[unsigned(P.Group)];
   }
+  // Cold input functions the layout left to the linker.
+  if (!Options.Composite.PlaceColdNodes)
+    Plan.FunctionsPerGroup[unsigned(LayoutGroup::Cold)] =
+        count_if(Plan.FunctionOfNode, [](int64_t F) { return F >= 0; }) -
+        Plan.Functions.size();
   if (Plan.Functions.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no function of the inputs was executed in any "

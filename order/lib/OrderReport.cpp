@@ -33,11 +33,12 @@ void kiln::printOrderSummary(const OrderReportContext &Context,
   if (Context.Algorithm == OrderAlgorithm::Kiln && Context.ShowGroups)
     for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
       const layout::GroupSummary &S = Plan.Layout.Groups[G];
-      if (!S.NumNodes)
+      if (!Plan.FunctionsPerGroup[G])
         continue;
       Diag << "  " << layout::getLayoutGroupName(layout::LayoutGroup(G)) << ": "
-           << S.NumNodes << " functions, " << S.Bytes << " bytes, " << S.Pages
-           << " pages, by " << layout::getOrderMethodName(S.Method) << '\n';
+           << Plan.FunctionsPerGroup[G] << " functions, " << S.Bytes
+           << " bytes, " << S.Pages << " pages, by "
+           << layout::getOrderMethodName(S.Method) << '\n';
     }
   for (const ProfileCoverage &C : Plan.Coverage) {
     Diag << "  profile " << C.Path << " (" << C.Scenario << "): bound "
@@ -115,7 +116,7 @@ void kiln::writeOrderReportJSON(const OrderReportContext &Context,
           J.object([&] {
             J.attribute("group",
                         layout::getLayoutGroupName(layout::LayoutGroup(G)));
-            J.attribute("functions", S.NumNodes);
+            J.attribute("functions", Plan.FunctionsPerGroup[G]);
             J.attribute("bytes", S.Bytes);
             J.attribute("pages", S.Pages);
             J.attribute("method", layout::getOrderMethodName(S.Method));

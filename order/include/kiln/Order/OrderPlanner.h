@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +60,11 @@ struct OrderPlan : ProfiledGraph {
   /// The layout: the composite's groups and summary for the Kiln
   /// algorithm, every node in the hot group for the others.
   layout::CompositeLayout Layout;
+  /// Per group, how many input functions it holds (the layout's groups
+  /// also count the callees no input defines, which no file can order);
+  /// the cold group counts the input functions no profile ran, placed or
+  /// not.
+  std::array<uint64_t, layout::NumLayoutGroups> FunctionsPerGroup{};
 };
 
 /// Plans the order of \p Inputs' functions for \p Scenarios. \returns an
