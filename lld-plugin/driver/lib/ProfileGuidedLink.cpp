@@ -25,9 +25,18 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#ifndef _WIN32
+#include <signal.h>
+#endif
 
 using namespace llvm;
 using namespace kiln;
@@ -38,8 +47,48 @@ static Error linkError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message.str());
 }
 
+/// The scratch directory to remove if the link is interrupted (SIGINT,
+/// SIGTERM, SIGHUP): a signal ends the process without running destructors.
+/// The handler removes it and the files lld registered for removal (LLVM's
+/// interrupt handlers), then lets the signal end the process as it would
+/// have.
+static char InterruptedScratch[4096];
+
+#ifndef _WIN32
+static constexpr int InterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction PreviousActions[std::size(InterruptSignals)];
+
+static void restoreInterruptHandlers() {
+  for (size_t I = 0; I < std::size(InterruptSignals); ++I)
+    sigaction(InterruptSignals[I], &PreviousActions[I], nullptr);
+}
+
+static void removeScratchOnSignal(int Signal) {
+  if (InterruptedScratch[0])
+    sys::fs::remove_directories(InterruptedScratch, /*IgnoreErrors=*/true);
+  sys::RunInterruptHandlers();
+  signal(Signal, SIG_DFL);
+  raise(Signal);
+}
+
+static void removeScratchOnInterrupt(bool Enable) {
+  if (!Enable) {
+    restoreInterruptHandlers();
+    return;
+  }
+  struct sigaction Action = {};
+  Action.sa_handler = removeScratchOnSignal;
+  sigemptyset(&Action.sa_mask);
+  for (size_t I = 0; I < std::size(InterruptSignals); ++I)
+    sigaction(InterruptSignals[I], &Action, &PreviousActions[I]);
+}
+#else
+static void removeScratchOnInterrupt(bool) {}
+#endif
+
 namespace {
-/// A scratch directory for the preliminary link, removed when done.
+/// A scratch directory for the preliminary link (in the system's temporary
+/// directory), removed when done, and when the link is interrupted.
 class ScratchDirectory {
 public:
   Error create() {
@@ -47,6 +96,11 @@ public:
     if (std::error_code EC = sys::fs::createUniqueDirectory("kiln-lld", Dir))
       return linkError("cannot create a scratch directory: " + EC.message());
     Path = Dir.str().str();
+    if (Path.size() < sizeof(InterruptedScratch)) {
+      std::memcpy(InterruptedScratch, Path.c_str(), Path.size() + 1);
+      removeScratchOnInterrupt(true);
+      Removing = true;
+    }
     return Error::success();
   }
   /// Keeps the directory for inspection (`--kiln-save-temps`).
@@ -54,8 +108,10 @@ public:
     Diag << ToolName << ": kept the preliminary link's files in " << Path
          << '\n';
     Kept = true;
+    stopRemovingOnInterrupt();
   }
   ~ScratchDirectory() {
+    stopRemovingOnInterrupt();
     if (!Path.empty() && !Kept)
       sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
   }
@@ -66,8 +122,17 @@ public:
   }
 
 private:
+  void stopRemovingOnInterrupt() {
+    if (!Removing)
+      return;
+    removeScratchOnInterrupt(false);
+    InterruptedScratch[0] = 0;
+    Removing = false;
+  }
+
   std::string Path;
   bool Kept = false;
+  bool Removing = false;
 };
 
 class ProfileGuidedLink {
@@ -411,6 +476,10 @@ int ProfileGuidedLink::run() {
     Diag << TraceErr;
     return Preliminary;
   }
+  // For the test of interrupted links (test/kiln-lld/interrupt.test): a
+  // signal while the scratch directory is full.
+  if (getenv("KILN_LLD_TEST_INTERRUPT"))
+    raise(SIGINT);
 
   if (Error E = checkOutputs(TraceOut, TraceErr)) {
     WithColor::error(Diag, ToolName) << toString(std::move(E)) << '\n';
