@@ -58,6 +58,7 @@ void kiln::printOrderSummary(const OrderReportContext &Context,
       Diag << "    ... and " << C.Unbound.size() - MaxListedProblems
            << " more (see --report)\n";
   }
+  warnOfForeignProfiles(Plan, Context.Program, Diag);
   if (!Plan.LoadCodeAtStartup.empty()) {
     Diag << "  load-time code placed with startup (no profile counts it):";
     for (size_t I = 0;

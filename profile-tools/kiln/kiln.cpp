@@ -239,6 +239,7 @@ static Error callGraphMain() {
           << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
           << " executed functions are not bound to one function of the "
              "inputs; their calls are not shown\n";
+  kiln::warnOfForeignProfiles(*Profiled, ToolName, errs());
 
   kiln::CallGraphDumpOptions Opts;
   Opts.Format = CallGraphFormat;

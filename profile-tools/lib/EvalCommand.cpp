@@ -230,6 +230,7 @@ Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,
           << " executed functions are not in " << Opts.Binary
           << " under one name (inlined, discarded or ambiguous); they "
              "count as not run\n";
+  warnOfForeignProfiles(*Profiled, "kiln", Diag);
   Evaluation E = evaluate(Inputs, *Profiled, Opts.PageSizes);
   if (Opts.JSON)
     printJSON(Opts, E, Out);

@@ -14,6 +14,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 
@@ -73,6 +76,41 @@ kiln::parseScenarioSpecs(ArrayRef<std::string> Specs) {
   return Result;
 }
 
+std::optional<std::string>
+kiln::whyProfileIsForeign(const ProfileCoverage &C, uint64_t NumLinkFunctions) {
+  if (C.Executed == 0)
+    return std::nullopt; // Nothing ran: nothing to mistake.
+  auto Share = [](uint64_t Part, uint64_t Whole) {
+    return Whole ? 100.0 * double(Part) / double(Whole) : 0.0;
+  };
+  std::string Shares;
+  raw_string_ostream OS(Shares);
+  OS << C.Bound << " of its " << C.Executed << " executed functions bind ("
+     << format("%.1f", Share(C.BoundWeight, C.ExecutedWeight))
+     << "% of its counts) to this link's " << NumLinkFunctions << " functions";
+  // Halves compared exactly, whatever the counts.
+  bool MostCountsBind = C.BoundWeight >= C.ExecutedWeight - C.BoundWeight;
+  uint64_t MinBound =
+      NumLinkFunctions < ProfileMinLinkFunctions ? 1 : ProfileMinBoundFunctions;
+  if (MostCountsBind && C.Bound >= MinBound)
+    return std::nullopt;
+  return "a profile of another program? " + Shares + " (Kiln uses a profile " +
+         "when its bound functions carry at least half its counts and " +
+         "number at least " + std::to_string(MinBound) + ")";
+}
+
+unsigned kiln::warnOfForeignProfiles(const ProfiledGraph &G, StringRef Program,
+                                     raw_ostream &Diag) {
+  unsigned Warned = 0;
+  for (const ProfileCoverage &C : G.Coverage)
+    if (std::optional<std::string> Why =
+            whyProfileIsForeign(C, G.NumLinkFunctions)) {
+      WithColor::warning(Diag, Program) << C.Path << ": " << *Why << '\n';
+      ++Warned;
+    }
+  return Warned;
+}
+
 std::string kiln::getNodeKey(const InputFunction &F) {
   if (!F.IsLocal)
     return F.Name.str();
@@ -109,8 +147,10 @@ public:
           F.IsLocal ? Result.Graph.getOrAddNode(getNodeKey(F), F.Size, F.Object)
                     : Result.Graph.getOrAddNode(F.Name, F.Size, F.Object);
       NodeOfFunction.push_back(N);
-      if (N == Result.FunctionOfNode.size())
+      if (N == Result.FunctionOfNode.size()) {
         Result.FunctionOfNode.push_back(int64_t(I));
+        ++Result.NumLinkFunctions;
+      }
     }
   }
 

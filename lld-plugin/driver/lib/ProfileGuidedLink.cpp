@@ -333,19 +333,16 @@ Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
   return checkOutputPaths(KilnOutputs, Read);
 }
 
+// An order from a profile that does not describe this link would replace
+// lld's own sort with a worse one: such a link keeps lld's order.
 Error ProfileGuidedLink::checkCoverage(const OrderPlan &Planned) {
-  bool AnyBound = false;
   for (const ProfileCoverage &C : Planned.Coverage) {
-    if (C.Path.empty() || C.Executed == 0)
+    if (C.Path.empty())
       continue;
-    if (C.Bound == 0)
-      warn(C.Path + ": none of its " + Twine(C.Executed) +
-           " executed functions is a function of this link (a profile of "
-           "another program?)");
-    AnyBound |= C.Bound > 0;
+    if (std::optional<std::string> Why =
+            whyProfileIsForeign(C, Planned.NumLinkFunctions))
+      return linkError(C.Path + ": " + *Why);
   }
-  if (!AnyBound)
-    return linkError("no profile matches this link's functions");
   return Error::success();
 }
 

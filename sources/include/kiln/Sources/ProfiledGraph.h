@@ -30,9 +30,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +82,35 @@ struct ProfileCoverage {
   std::vector<std::pair<std::string, std::string>> Unbound;
 };
 
+/// Kiln's rule for "this profile does not belong to this link", applied by
+/// every command that binds a profile to a link's functions. A profile
+/// belongs when both hold:
+///  - most of its execution binds: the functions that bind carry at least
+///    half of its counts (a profile of another program, or of a very old
+///    version, spends its counts in functions the link does not have);
+///  - it names enough of the link: at least ProfileMinBoundFunctions of its
+///    executed functions bind, or, in a link of fewer functions
+///    than ProfileMinLinkFunctions, at least one (another program that
+///    shares `main` and a helper binds a handful of a large link's
+///    functions, and ordering those replaces the linker's own sort with a
+///    worse one).
+inline constexpr uint64_t ProfileMinBoundFunctions = 8;
+inline constexpr uint64_t ProfileMinLinkFunctions = 100;
+
+/// \returns why the profile of \p Coverage does not belong to a link of
+/// \p NumLinkFunctions functions (the shares that bound), or std::nullopt
+/// if it does.
+std::optional<std::string> whyProfileIsForeign(const ProfileCoverage &Coverage,
+                                               uint64_t NumLinkFunctions);
+
+struct ProfiledGraph;
+
+/// Warns on \p Diag (as \p Program) of each profile of \p G that does not
+/// belong to its link (whyProfileIsForeign). \returns how many it warned
+/// of.
+unsigned warnOfForeignProfiles(const ProfiledGraph &G, llvm::StringRef Program,
+                               llvm::raw_ostream &Diag);
+
 /// The inputs' functions as a call graph, with the scenarios' profiles bound
 /// onto them.
 struct ProfiledGraph {
@@ -88,6 +119,9 @@ struct ProfiledGraph {
   /// defines (shared-library functions).
   std::vector<int64_t> FunctionOfNode;
   std::vector<ProfileCoverage> Coverage;
+  /// The link's functions (graph nodes of input functions), for
+  /// whyProfileIsForeign.
+  uint64_t NumLinkFunctions = 0;
   /// Load-time functions (indices into LinkerInputs::Functions) that no
   /// startup profile counted, counted once by GraphOptions::
   /// PlaceLoadCodeAtStartup.
