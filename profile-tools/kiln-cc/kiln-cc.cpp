@@ -10,10 +10,11 @@
 /// `kiln pgo instrument` and `kiln pgo optimize` run the user's build with
 /// CC/CXX pointing here and a directory first on PATH in which `cc`, `gcc`,
 /// `clang`, `c++`, `g++`, `clang++`, `ar`, `ranlib`, `nm` and `ld` are
-/// symlinks to this program (as ccache does). It dispatches on the name it
-/// was run under: the compilers become LLVM 22's clang or clang++ with the
-/// phase's flags (docs/CommandGuide/kiln-pgo.rst), the binutils become
-/// llvm-ar, llvm-ranlib, llvm-nm and ld.lld, which read ThinLTO bitcode.
+/// symlinks to this program (as ccache does), with `strip`, `objcopy`,
+/// `objdump`, `readelf` and the llvm-* names CMake looks for. It dispatches
+/// on the name it was run under: the compilers become LLVM 22's clang or
+/// clang++ with the phase's flags (docs/CommandGuide/kiln-pgo.rst), the
+/// binutils LLVM 22's own (llvm-ar, ld.lld, ...), which read ThinLTO bitcode.
 ///
 /// The phase comes from KILN_PGO_WORKSPACE and KILN_PGO_PHASE; the flags from
 /// `<workspace>/<phase>/wrapper.conf`. Each compile and link is logged to
@@ -43,43 +44,41 @@ using namespace kiln;
 #define KILN_LLVM_BIN_DIR "/usr/lib/llvm-22/bin"
 #endif
 
-enum class Tool { CC, CXX, AR, Ranlib, NM, LD };
+enum class Tool { CC, CXX, Binutil };
 
-static bool endsWith(const std::string &S, const char *Suffix) {
-  size_t N = std::strlen(Suffix);
-  return S.size() >= N && S.compare(S.size() - N, N, Suffix) == 0;
-}
+// The binutils that must read ThinLTO bitcode objects: each name the wrapper
+// answers to, and LLVM's tool it runs. CMake looks for the llvm-* names
+// first when the compiler is clang.
+static const char *const Binutils[][2] = {{"ar", "llvm-ar"},
+                                          {"ranlib", "llvm-ranlib"},
+                                          {"nm", "llvm-nm"},
+                                          {"ld", "ld.lld"},
+                                          {"strip", "llvm-strip"},
+                                          {"objcopy", "llvm-objcopy"},
+                                          {"objdump", "llvm-objdump"},
+                                          {"readelf", "llvm-readelf"},
+                                          {"llvm-ar", "llvm-ar"},
+                                          {"llvm-ranlib", "llvm-ranlib"},
+                                          {"llvm-nm", "llvm-nm"},
+                                          {"ld.lld", "ld.lld"},
+                                          {"llvm-strip", "llvm-strip"},
+                                          {"llvm-objcopy", "llvm-objcopy"},
+                                          {"llvm-objdump", "llvm-objdump"},
+                                          {"llvm-readelf", "llvm-readelf"}};
 
-static Tool classifyName(const std::string &Name) {
-  if (Name.find("++") != std::string::npos)
+// Sets \p Real to the LLVM tool that \p Name stands for.
+static Tool classifyName(const std::string &Name, std::string &Real) {
+  for (const auto &[Alias, LLVMTool] : Binutils)
+    if (Name == Alias) {
+      Real = LLVMTool;
+      return Tool::Binutil;
+    }
+  if (Name.find("++") != std::string::npos) {
+    Real = "clang++";
     return Tool::CXX;
-  if (endsWith(Name, "ranlib"))
-    return Tool::Ranlib;
-  if (Name == "ar" || endsWith(Name, "-ar"))
-    return Tool::AR;
-  if (Name == "nm" || endsWith(Name, "-nm"))
-    return Tool::NM;
-  if (Name == "ld" || endsWith(Name, "-ld"))
-    return Tool::LD;
-  return Tool::CC;
-}
-
-static const char *realName(Tool T) {
-  switch (T) {
-  case Tool::CC:
-    return "clang";
-  case Tool::CXX:
-    return "clang++";
-  case Tool::AR:
-    return "llvm-ar";
-  case Tool::Ranlib:
-    return "llvm-ranlib";
-  case Tool::NM:
-    return "llvm-nm";
-  case Tool::LD:
-    return "ld.lld";
   }
-  return "clang";
+  Real = "clang";
+  return Tool::CC;
 }
 
 static bool readFile(const std::string &Path, std::string &Text) {
@@ -139,7 +138,8 @@ static void logInvocation(const std::string &LogPath,
 int main(int Argc, char **Argv) {
   std::string Name = Argv[0];
   Name = Name.substr(Name.rfind('/') + 1);
-  Tool T = classifyName(Name);
+  std::string RealName;
+  Tool T = classifyName(Name, RealName);
   std::vector<std::string> Args(Argv + 1, Argv + Argc);
 
   const char *Workspace = std::getenv("KILN_PGO_WORKSPACE");
@@ -162,11 +162,11 @@ int main(int Argc, char **Argv) {
     const char *Env = std::getenv("KILN_LLVM_BIN");
     BinDir = Env && *Env ? Env : KILN_LLVM_BIN_DIR;
   }
-  std::string Real = BinDir + "/" + realName(T);
+  std::string Real = BinDir + "/" + RealName;
 
   std::vector<std::string> Plain = {Real};
   Plain.insert(Plain.end(), Args.begin(), Args.end());
-  if (!Active || (T != Tool::CC && T != Tool::CXX))
+  if (!Active || T == Tool::Binutil)
     run(Plain);
 
   CompilerInvocation Inv = classifyCompilerArgs(Args);

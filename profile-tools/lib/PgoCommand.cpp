@@ -412,7 +412,9 @@ static BuildLog readBuildLog(StringRef Path) {
       Log.Sources.push_back(File.str());
     if (Kind == 'C' || Kind == 'L')
       Log.Outputs.push_back(File.str());
-    if (Kind == 'L')
+    // CMake's compiler identification leaves its a.out behind; it is not
+    // one of the project's programs.
+    if (Kind == 'L' && !File.contains("/CMakeFiles/"))
       Log.Programs.push_back(File.str());
   }
   return Log;
@@ -445,8 +447,12 @@ static Error writeWrapperDir(const Workspace &WS, const PgoEnvironment &Env) {
   if (!sys::fs::exists(Wrapper))
     return makeToolError("setup: the compiler wrapper is missing", Wrapper,
                          "build the kiln-cc target");
-  for (const char *Name : {"cc", "gcc", "clang", "c++", "g++", "clang++", "ar",
-                           "ranlib", "nm", "ld"}) {
+  for (const char *Name :
+       {"cc",           "gcc",         "clang",   "c++",        "g++",
+        "clang++",      "ar",          "ranlib",  "nm",         "ld",
+        "strip",        "objcopy",     "objdump", "readelf",    "llvm-ar",
+        "llvm-ranlib",  "llvm-nm",     "ld.lld",  "llvm-strip", "llvm-objcopy",
+        "llvm-objdump", "llvm-readelf"}) {
     std::string Link = Bin + "/" + Name;
     sys::fs::remove(Link);
     if (std::error_code EC = sys::fs::create_link(Wrapper, Link))
