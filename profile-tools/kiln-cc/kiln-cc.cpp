@@ -181,6 +181,10 @@ int main(int Argc, char **Argv) {
     for (const std::string &Target : Config.Targets)
       IsTarget |= Target == Out;
   }
+  std::vector<std::string> Sources;
+  for (const std::string &Src : Inv.Sources)
+    Sources.push_back(makeAbsoluteLexically(Src, Cwd));
   logInvocation(PhaseDir + "/build.log", Inv, Cwd);
-  run(composeCompilerCommand(Real, Args, Config.Flags, IsTarget));
+  run(composeCompilerCommand(Real, Args, Config.Flags, IsTarget,
+                             Config.areProfiled(Sources)));
 }

@@ -487,17 +487,20 @@ static std::vector<std::string> flagsForStatus(const PgoPhaseFlags &F) {
   };
   Add("before the arguments", F.Leading);
   Add("compiles", F.Compile);
+  Add("compiles of other sources", F.UnprofiledCompile);
   Add("links", F.Link);
   Add("links of the profiled programs", F.TargetLink);
   return Lines;
 }
 
 /// Runs one phase's build: wrapper configuration, the user's command,
-/// the record of what it did. \p Targets are the profiled programs.
+/// the record of what it did. \p Targets are the profiled programs,
+/// \p ProfiledSources the sources the profiles describe.
 static Expected<PgoBuild>
 runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env, StringRef Phase,
               const PgoOptions &Opts, const PgoPhaseFlags &Flags,
-              ArrayRef<std::string> Targets, raw_ostream &Out) {
+              ArrayRef<std::string> Targets,
+              ArrayRef<std::string> ProfiledSources, raw_ostream &Out) {
   std::string PhaseDir = WS.path(Phase);
   if (Error E = makeDirectory(PhaseDir, Phase))
     return std::move(E);
@@ -507,6 +510,7 @@ runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env, StringRef Phase,
   Config.LLVMBinDir = Env.LLVMBinDir;
   Config.Flags = Flags;
   Config.Targets.assign(Targets.begin(), Targets.end());
+  Config.ProfiledSources.assign(ProfiledSources.begin(), ProfiledSources.end());
   if (Error E = writeFileAtomically(PhaseDir + "/wrapper.conf",
                                     serializeWrapperConfig(Config)))
     return makeToolError(Phase + ": " + toString(std::move(E)));
@@ -602,7 +606,7 @@ static Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
   PgoPhaseFlags Flags = computeInstrumentFlags(Tools, WS.path("raw/untracked"));
   Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "instrument", Opts, Flags, {}, Out);
+      runPhaseBuild(WS, Env, "instrument", Opts, Flags, {}, {}, Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -874,15 +878,19 @@ static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
 
   PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
   PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Profiles, Opts.Transforms);
-  std::vector<std::string> Targets;
+  std::vector<std::string> Targets, Sources;
   for (const PgoFileStamp &P : M->Instrument->Programs)
     Targets.push_back(P.Path);
+  // The sources the profiles describe: those the instrumented build
+  // compiled and that were still there at its end (not a configure check's).
+  for (const PgoFileStamp &S : M->Instrument->Sources)
+    Sources.push_back(S.Path);
 
   M->Phase = "optimize-failed";
   if (Error E = saveManifest(WS, *M, "optimize"))
     return E;
   Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "optimize", Opts, Flags, Targets, Out);
+      runPhaseBuild(WS, Env, "optimize", Opts, Flags, Targets, Sources, Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -1030,11 +1038,13 @@ Error kiln::runPgoCommand(ArrayRef<std::string> Args,
   Expected<PgoOptions> Opts = parsePgoArgs(Args);
   if (!Opts)
     return Opts.takeError();
+  // Progress goes to stderr: the build's and the training command's stdout
+  // stay theirs.
   if (Opts->Subcommand == "instrument")
-    return instrumentMain(*Opts, Env, Out);
+    return instrumentMain(*Opts, Env, Err);
   if (Opts->Subcommand == "run")
-    return runMain(*Opts, Env, Out);
+    return runMain(*Opts, Env, Err);
   if (Opts->Subcommand == "optimize")
-    return optimizeMain(*Opts, Env, Out, Err);
+    return optimizeMain(*Opts, Env, Err, Err);
   return statusMain(*Opts, Out);
 }

@@ -38,13 +38,14 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   PgoPhaseFlags F;
   F.Leading = {"-O2"};
   F.Compile = {"-fprofile-use=" + Profiles.Compile,
-               // A configure check's conftest.c has a `main` of another
-               // shape than the profile's: its hash-mismatch warning must
-               // not fail a check compiled with -Werror.
+               // A source edited since the training has functions of another
+               // shape than the profile's: their hash-mismatch warnings must
+               // not fail a build that uses -Werror.
                "-Wno-error=backend-plugin"};
-  if (Transforms.ThinLTO)
+  if (Transforms.ThinLTO) {
     F.Compile.push_back("-flto=thin");
-  else if (Transforms.Split)
+    F.UnprofiledCompile.push_back("-flto=thin");
+  } else if (Transforms.Split)
     // Without LTO the splitter runs in each compile: the plugin sets its
     // options there.
     F.Compile.insert(F.Compile.end(), {"-fpass-plugin=" + Tools.Plugin,
@@ -200,10 +201,9 @@ kiln::classifyCompilerArgs(const std::vector<std::string> &Args) {
   return Inv;
 }
 
-std::vector<std::string>
-kiln::composeCompilerCommand(const std::string &RealCompiler,
-                             const std::vector<std::string> &Args,
-                             const PgoPhaseFlags &Flags, bool IsTarget) {
+std::vector<std::string> kiln::composeCompilerCommand(
+    const std::string &RealCompiler, const std::vector<std::string> &Args,
+    const PgoPhaseFlags &Flags, bool IsTarget, bool ProfiledSources) {
   CompilerInvocation Inv = classifyCompilerArgs(Args);
   std::vector<std::string> Cmd = {RealCompiler};
   if (Inv.Mode == CompilerMode::Query) {
@@ -212,8 +212,11 @@ kiln::composeCompilerCommand(const std::string &RealCompiler,
   }
   Cmd.insert(Cmd.end(), Flags.Leading.begin(), Flags.Leading.end());
   Cmd.insert(Cmd.end(), Args.begin(), Args.end());
-  if (Inv.HasSources)
-    Cmd.insert(Cmd.end(), Flags.Compile.begin(), Flags.Compile.end());
+  if (Inv.HasSources) {
+    const std::vector<std::string> &C =
+        ProfiledSources ? Flags.Compile : Flags.UnprofiledCompile;
+    Cmd.insert(Cmd.end(), C.begin(), C.end());
+  }
   if (Inv.Mode == CompilerMode::Link) {
     Cmd.insert(Cmd.end(), Flags.Link.begin(), Flags.Link.end());
     if (IsTarget)
@@ -235,12 +238,16 @@ std::string kiln::serializeWrapperConfig(const PgoWrapperConfig &Config) {
     Add("leading", A);
   for (const std::string &A : Config.Flags.Compile)
     Add("compile", A);
+  for (const std::string &A : Config.Flags.UnprofiledCompile)
+    Add("unprofiled-compile", A);
   for (const std::string &A : Config.Flags.Link)
     Add("link", A);
   for (const std::string &A : Config.Flags.TargetLink)
     Add("target-link", A);
   for (const std::string &T : Config.Targets)
     Add("target", T);
+  for (const std::string &S : Config.ProfiledSources)
+    Add("source", S);
   return Text;
 }
 
@@ -263,6 +270,10 @@ PgoWrapperConfig kiln::parseWrapperConfig(const std::string &Text) {
       Config.Flags.Leading.push_back(Value);
     else if (Key == "compile")
       Config.Flags.Compile.push_back(Value);
+    else if (Key == "unprofiled-compile")
+      Config.Flags.UnprofiledCompile.push_back(Value);
+    else if (Key == "source")
+      Config.ProfiledSources.push_back(Value);
     else if (Key == "link")
       Config.Flags.Link.push_back(Value);
     else if (Key == "target-link")
@@ -297,4 +308,21 @@ std::string kiln::makeAbsoluteLexically(const std::string &Path,
   for (const std::string &Part : Parts)
     Result += "/" + Part;
   return Result.empty() ? "/" : Result;
+}
+
+bool PgoWrapperConfig::areProfiled(
+    const std::vector<std::string> &AbsoluteSources) const {
+  if (ProfiledSources.empty())
+    return true;
+  for (const std::string &Src : AbsoluteSources) {
+    bool Found = false;
+    for (const std::string &P : ProfiledSources)
+      if (P == Src) {
+        Found = true;
+        break;
+      }
+    if (!Found)
+      return false;
+  }
+  return true;
 }

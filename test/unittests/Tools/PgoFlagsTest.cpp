@@ -50,6 +50,7 @@ TEST(PgoFlags, OptimizeDefault) {
   EXPECT_THAT(F.Compile,
               ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin", "-flto=thin"));
+  EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
   EXPECT_THAT(F.TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
@@ -166,6 +167,16 @@ TEST(PgoFlags, ComposesCommands) {
               ElementsAre("cc", "-O2", "a.c", "-o", "x", "-C1", "-L1", "-T1"));
   EXPECT_THAT(composeCompilerCommand("cc", {"--version"}, F, true),
               ElementsAre("cc", "--version"));
+  // A source the profiles do not know (a configure check's).
+  F.UnprofiledCompile = {"-U1"};
+  EXPECT_THAT(composeCompilerCommand("cc", {"-c", "conftest.c"}, F, false,
+                                     /*ProfiledSources=*/false),
+              ElementsAre("cc", "-O2", "-c", "conftest.c", "-U1"));
+  PgoWrapperConfig C;
+  EXPECT_TRUE(C.areProfiled({"/src/conftest.c"}));
+  C.ProfiledSources = {"/src/a.c", "/src/b.c"};
+  EXPECT_TRUE(C.areProfiled({"/src/a.c", "/src/b.c"}));
+  EXPECT_FALSE(C.areProfiled({"/src/a.c", "/src/conftest.c"}));
 }
 
 TEST(PgoFlags, WrapperConfigRoundTrips) {
@@ -173,13 +184,16 @@ TEST(PgoFlags, WrapperConfigRoundTrips) {
   C.LLVMBinDir = "/llvm/bin";
   C.Flags = computeOptimizeFlags(tools(), profiles(), {});
   C.Targets = {"/src/app", "/src/with space/lib.so"};
+  C.ProfiledSources = {"/src/a.c"};
   PgoWrapperConfig D = parseWrapperConfig(serializeWrapperConfig(C));
   EXPECT_EQ(D.LLVMBinDir, C.LLVMBinDir);
   EXPECT_EQ(D.Flags.Leading, C.Flags.Leading);
   EXPECT_EQ(D.Flags.Compile, C.Flags.Compile);
   EXPECT_EQ(D.Flags.Link, C.Flags.Link);
   EXPECT_EQ(D.Flags.TargetLink, C.Flags.TargetLink);
+  EXPECT_EQ(D.Flags.UnprofiledCompile, C.Flags.UnprofiledCompile);
   EXPECT_EQ(D.Targets, C.Targets);
+  EXPECT_EQ(D.ProfiledSources, C.ProfiledSources);
 }
 
 TEST(PgoFlags, AbsolutePaths) {

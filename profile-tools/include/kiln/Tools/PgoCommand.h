@@ -37,10 +37,11 @@ struct PgoEnvironment {
   std::string KilnVersion; ///< Recorded in the manifest.
 };
 
-/// Runs `kiln pgo <Args...>` (\p Args starts with the subcommand). Progress
-/// and `status` go to \p Out, warnings to \p Err. \returns an error naming
-/// the step and the file for anything that fails, including a build or
-/// training command that exits non-zero.
+/// Runs `kiln pgo <Args...>` (\p Args starts with the subcommand). `status`
+/// and `--help` go to \p Out; progress and warnings to \p Err, so that the
+/// output of the build and of the training command stays theirs. \returns an
+/// error naming the step and the file for anything that fails, including a
+/// build or training command that exits non-zero.
 llvm::Error runPgoCommand(llvm::ArrayRef<std::string> Args,
                           const PgoEnvironment &Env, llvm::raw_ostream &Out,
                           llvm::raw_ostream &Err);

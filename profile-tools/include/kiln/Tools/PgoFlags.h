@@ -55,7 +55,10 @@ struct PgoToolPaths {
 struct PgoPhaseFlags {
   std::vector<std::string> Leading; ///< Before the user's arguments.
   std::vector<std::string> Compile; ///< Commands that compile a source.
-  std::vector<std::string> Link;    ///< Every command that links.
+  /// Instead of \c Compile, for sources the profiles know nothing of
+  /// (a configure check's conftest.c, a file added since the training).
+  std::vector<std::string> UnprofiledCompile;
+  std::vector<std::string> Link; ///< Every command that links.
   /// Links of one of the programs the instrumented build produced (the ones
   /// the profiles describe), after \c Link.
   std::vector<std::string> TargetLink;
@@ -100,23 +103,30 @@ struct CompilerInvocation {
 CompilerInvocation classifyCompilerArgs(const std::vector<std::string> &Args);
 
 /// \returns the command the wrapper runs: \p RealCompiler, the phase's
-/// leading flags, \p Args, then the compile and link flags the invocation
-/// needs (none for a query), and \p Flags.TargetLink if \p IsTarget.
-std::vector<std::string>
-composeCompilerCommand(const std::string &RealCompiler,
-                       const std::vector<std::string> &Args,
-                       const PgoPhaseFlags &Flags, bool IsTarget);
+/// leading flags, \p Args, then the compile flags (\c Compile if
+/// \p ProfiledSources, else \c UnprofiledCompile) and link flags the
+/// invocation needs (none for a query), and \c TargetLink if \p IsTarget.
+std::vector<std::string> composeCompilerCommand(
+    const std::string &RealCompiler, const std::vector<std::string> &Args,
+    const PgoPhaseFlags &Flags, bool IsTarget, bool ProfiledSources = true);
 
-/// What the wrapper reads for a phase: the flags, the LLVM tools' directory
-/// and the programs whose links get \c PgoPhaseFlags::TargetLink.
+/// What the wrapper reads for a phase: the flags, the LLVM tools' directory,
+/// the programs whose links get \c PgoPhaseFlags::TargetLink and the sources
+/// the profiles describe.
 struct PgoWrapperConfig {
   std::string LLVMBinDir;
   PgoPhaseFlags Flags;
   std::vector<std::string> Targets; ///< Absolute, lexically normal paths.
+  /// The instrumented build's sources (absolute); empty: every source is.
+  std::vector<std::string> ProfiledSources;
+
+  /// \returns true if every one of \p AbsoluteSources is profiled.
+  bool areProfiled(const std::vector<std::string> &AbsoluteSources) const;
 };
 
 /// \returns \p Config as the wrapper's file: one `<key> <value>` line each
-/// (`llvm-bin`, `leading`, `compile`, `link`, `target-link`, `target`).
+/// (`llvm-bin`, `leading`, `compile`, `unprofiled-compile`, `link`,
+/// `target-link`, `target`, `source`).
 std::string serializeWrapperConfig(const PgoWrapperConfig &Config);
 
 /// Parses serializeWrapperConfig's text; unknown keys are ignored.
