@@ -384,7 +384,7 @@ static Error saveManifest(const Workspace &WS, const PgoManifest &M,
 /// What a phase's build.log says the build did.
 namespace {
 struct BuildLog {
-  unsigned Compiles = 0, Links = 0;
+  unsigned Compiles = 0, Objects = 0, Links = 0;
   std::vector<std::string> Sources, Outputs, Programs;
 };
 } // namespace
@@ -402,8 +402,11 @@ static BuildLog readBuildLog(StringRef Path) {
       continue;
     char Kind = Line[0];
     StringRef File = Line.drop_front(2);
-    if (Kind == 'C')
+    // A compile is a source compiled, with -c or in a link command.
+    if (Kind == 'S')
       ++Log.Compiles;
+    if (Kind == 'C')
+      ++Log.Objects;
     if (Kind == 'L')
       ++Log.Links;
     if (!Seen.insert((Twine(Kind) + File).str()).second)
@@ -537,7 +540,7 @@ runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env, StringRef Phase,
     return R.takeError();
   B.ExitStatus = R->ExitStatus;
   BuildLog Log = readBuildLog(PhaseDir + "/build.log");
-  B.Compiles = Log.Compiles;
+  B.Compiles = std::max(Log.Compiles, Log.Objects);
   B.Links = Log.Links;
   for (const std::string &Src : Log.Sources)
     if (Expected<PgoFileStamp> S = stampFile(Src, /*WithHash=*/false))
@@ -701,6 +704,7 @@ static Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       Opts.Command, {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run");
   if (!R) {
     sys::fs::remove_directories(Pending);
+    sys::fs::remove(sys::path::parent_path(Pending)); // If empty.
     return R.takeError();
   }
   Run.ExitStatus = R->ExitStatus;
@@ -986,10 +990,10 @@ static Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
         continue;
       Out << "    run " << R.Id << ": exit status " << R.ExitStatus << ", "
           << R.Outcome << ", "
-          << (R.Used                          ? "used"
-              : R.Generation != M->Generation ? "not used (an earlier "
-                                                "instrumented build)"
-                                              : "not used")
+          << (R.Generation != M->Generation
+                  ? "not used (an earlier instrumented build)"
+              : R.Used ? "used"
+                       : "not used")
           << ", " << R.RawProfiles.size()
           << " raw profile(s): " << joinCommand(R.Command) << '\n';
       if (R.Program) {
