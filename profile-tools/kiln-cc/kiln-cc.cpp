@@ -135,6 +135,26 @@ static void logInvocation(const std::string &LogPath,
   close(FD);
 }
 
+// Writes what the context-sensitive relink runs again: the working
+// directory, the compiler and the user's arguments, one a line, to a
+// temporary file renamed into place.
+static void recordRelink(const std::string &Path, const std::string &Cwd,
+                         const std::string &Real,
+                         const std::vector<std::string> &Args) {
+  std::string Text = Cwd + "\n" + Real + "\n";
+  for (const std::string &A : Args)
+    Text += A + "\n";
+  std::string Temp = Path + ".tmp" + std::to_string(getpid());
+  int FD = open(Temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (FD < 0)
+    return;
+  bool OK =
+      write(FD, Text.data(), Text.size()) == static_cast<ssize_t>(Text.size());
+  close(FD);
+  if (!OK || rename(Temp.c_str(), Path.c_str()) != 0)
+    unlink(Temp.c_str());
+}
+
 int main(int Argc, char **Argv) {
   std::string Name = Argv[0];
   Name = Name.substr(Name.rfind('/') + 1);
@@ -178,8 +198,14 @@ int main(int Argc, char **Argv) {
   if (Inv.Mode == CompilerMode::Link) {
     std::string Out =
         makeAbsoluteLexically(Inv.Output.empty() ? "a.out" : Inv.Output, Cwd);
-    for (const std::string &Target : Config.Targets)
-      IsTarget |= Target == Out;
+    for (size_t I = 0; I < Config.Targets.size(); ++I) {
+      if (Config.Targets[I] != Out)
+        continue;
+      IsTarget = true;
+      if (!Config.RelinkDir.empty())
+        recordRelink(Config.RelinkDir + "/" + std::to_string(I) + ".args", Cwd,
+                     Real, Args);
+    }
   }
   std::vector<std::string> Sources;
   for (const std::string &Src : Inv.Sources)

@@ -24,7 +24,9 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
+#include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +58,7 @@ static const char *const Usage =
     "usage: kiln pgo instrument [--workspace=DIR] -- <build command>\n"
     "       kiln pgo run --scenario=NAME [--keep-failed] [--workspace=DIR] "
     "-- <command>\n"
-    "       kiln pgo optimize [--no-split] [--no-order] [--no-lto] "
+    "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--workspace=DIR] -- <build command>\n"
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
@@ -101,11 +103,12 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       O.KeepFailed = true;
       continue;
     }
-    if (IsOptimize &&
-        (A == "--no-split" || A == "--no-order" || A == "--no-lto")) {
+    if (IsOptimize && (A == "--no-split" || A == "--no-order" ||
+                       A == "--no-lto" || A == "--no-cs")) {
       O.Switches.push_back(A.str());
       (A == "--no-split"   ? O.Transforms.Split
        : A == "--no-order" ? O.Transforms.Order
+       : A == "--no-cs"    ? O.Transforms.ContextSensitive
                            : O.Transforms.ThinLTO) = false;
       continue;
     }
@@ -233,13 +236,21 @@ struct ProcessResult {
 };
 } // namespace
 
+/// Where a process runs and what its standard streams are ("": kiln's).
+namespace {
+struct ProcessSetup {
+  std::string Cwd;
+  std::string Stdin, Stdout, Stderr;
+};
+} // namespace
+
 /// Runs \p Command (searched on PATH) with \p Overrides added to the
 /// environment, in the foreground: Ctrl-C reaches the command, and kiln
 /// waits for it and records the result (as system() does).
 static Expected<ProcessResult>
 runProcess(ArrayRef<std::string> Command,
            ArrayRef<std::pair<std::string, std::string>> Overrides,
-           StringRef Step) {
+           StringRef Step, const ProcessSetup &Setup = {}) {
   std::vector<std::string> EnvStorage;
   for (char **E = environ; *E; ++E) {
     StringRef Entry(*E);
@@ -270,9 +281,23 @@ runProcess(ArrayRef<std::string> Command,
   Ignore.sa_handler = SIG_IGN;
   sigaction(SIGINT, &Ignore, &OldInt);
   sigaction(SIGQUIT, &Ignore, &OldQuit);
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  if (!Setup.Cwd.empty())
+    posix_spawn_file_actions_addchdir_np(&Actions, Setup.Cwd.c_str());
+  if (!Setup.Stdin.empty())
+    posix_spawn_file_actions_addopen(&Actions, 0, Setup.Stdin.c_str(), O_RDONLY,
+                                     0);
+  if (!Setup.Stdout.empty())
+    posix_spawn_file_actions_addopen(&Actions, 1, Setup.Stdout.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!Setup.Stderr.empty())
+    posix_spawn_file_actions_addopen(&Actions, 2, Setup.Stderr.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t Pid;
   int SpawnError =
-      posix_spawnp(&Pid, Argv[0], nullptr, &Attr, Argv.data(), Envp.data());
+      posix_spawnp(&Pid, Argv[0], &Actions, &Attr, Argv.data(), Envp.data());
+  posix_spawn_file_actions_destroy(&Actions);
   posix_spawnattr_destroy(&Attr);
   ProcessResult R;
   int Status = 0;
@@ -499,11 +524,13 @@ static std::vector<std::string> flagsForStatus(const PgoPhaseFlags &F) {
 /// Runs one phase's build: wrapper configuration, the user's command,
 /// the record of what it did. \p Targets are the profiled programs,
 /// \p ProfiledSources the sources the profiles describe.
-static Expected<PgoBuild>
-runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env, StringRef Phase,
-              const PgoOptions &Opts, const PgoPhaseFlags &Flags,
-              ArrayRef<std::string> Targets,
-              ArrayRef<std::string> ProfiledSources, raw_ostream &Out) {
+static Expected<PgoBuild> runPhaseBuild(const Workspace &WS,
+                                        const PgoEnvironment &Env,
+                                        StringRef Phase, const PgoOptions &Opts,
+                                        const PgoPhaseFlags &Flags,
+                                        ArrayRef<std::string> Targets,
+                                        ArrayRef<std::string> ProfiledSources,
+                                        StringRef RelinkDir, raw_ostream &Out) {
   std::string PhaseDir = WS.path(Phase);
   if (Error E = makeDirectory(PhaseDir, Phase))
     return std::move(E);
@@ -514,6 +541,7 @@ runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env, StringRef Phase,
   Config.Flags = Flags;
   Config.Targets.assign(Targets.begin(), Targets.end());
   Config.ProfiledSources.assign(ProfiledSources.begin(), ProfiledSources.end());
+  Config.RelinkDir = RelinkDir.str();
   if (Error E = writeFileAtomically(PhaseDir + "/wrapper.conf",
                                     serializeWrapperConfig(Config)))
     return makeToolError(Phase + ": " + toString(std::move(E)));
@@ -609,7 +637,7 @@ static Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
   PgoPhaseFlags Flags = computeInstrumentFlags(Tools, WS.path("raw/untracked"));
   Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "instrument", Opts, Flags, {}, {}, Out);
+      runPhaseBuild(WS, Env, "instrument", Opts, Flags, {}, {}, "", Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -694,6 +722,14 @@ static Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   }
 
   PgoRun Run;
+  // A training input given as a file (`< workload`) is replayed by the
+  // context-sensitive relink; a pipe or a terminal cannot be.
+  struct stat StdinStat;
+  if (::fstat(0, &StdinStat) == 0 && S_ISREG(StdinStat.st_mode)) {
+    SmallString<256> StdinPath;
+    if (!sys::fs::real_path("/proc/self/fd/0", StdinPath))
+      Run.Stdin = StdinPath.str().str();
+  }
   Run.Scenario = Opts.Scenario;
   Run.Command = Opts.Command;
   Run.Cwd = currentDir();
@@ -827,6 +863,176 @@ static Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
 // kiln pgo optimize
 //===----------------------------------------------------------------------===//
 
+/// A link of a profiled program as the wrapper recorded it.
+namespace {
+struct RecordedLink {
+  std::string Target, Cwd, Compiler;
+  std::vector<std::string> Args;
+};
+} // namespace
+
+static std::vector<RecordedLink>
+readRecordedLinks(StringRef RelinkDir, ArrayRef<std::string> Targets) {
+  std::vector<RecordedLink> Links;
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(RelinkDir + "/" + Twine(I) + ".args");
+    if (!Buf)
+      continue;
+    SmallVector<StringRef, 0> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    if (Lines.size() < 2)
+      continue;
+    RecordedLink L;
+    L.Target = Targets[I];
+    L.Cwd = Lines[0].str();
+    L.Compiler = Lines[1].str();
+    // The file ends with a newline: the last piece is empty.
+    for (size_t J = 2; J + 1 < Lines.size(); ++J)
+      L.Args.push_back(Lines[J].str());
+    Links.push_back(std::move(L));
+  }
+  return Links;
+}
+
+/// Replays the used training runs on the context-sensitive build and merges
+/// each scenario's CS profile into \p Profiles (Startup and Steady).
+/// \returns "" on success, else why the relink falls back.
+static std::string replayForContextSensitiveProfiles(
+    const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
+    PgoProfiles &Profiles, unsigned &Replays, raw_ostream &Out) {
+  std::vector<std::string> Steady;
+  Profiles.Startup.clear();
+  Profiles.Steady.clear();
+  for (const std::string &S : M.usableScenarios()) {
+    std::vector<std::string> Texts;
+    for (const PgoRun *R : M.usedRuns(S)) {
+      std::string Dir = WS.path("raw/cs/" + S + "/run-" + Twine(R->Id));
+      sys::fs::remove_directories(Dir);
+      if (std::error_code EC = sys::fs::create_directories(Dir))
+        return Dir + ": cannot create the directory: " + EC.message();
+      ProcessSetup Setup;
+      Setup.Cwd = R->Cwd;
+      Setup.Stdin = R->Stdin.empty() ? "/dev/null" : R->Stdin;
+      Setup.Stdout = "/dev/null";
+      Setup.Stderr = Dir + "/stderr.txt";
+      std::string What = "run " + std::to_string(R->Id) + " of scenario '" + S +
+                         "' (" + joinCommand(R->Command) + ")";
+      Expected<ProcessResult> P = runProcess(
+          R->Command, {{"LLVM_PROFILE_FILE", Dir + "/%p-%m.profraw"}},
+          "optimize: replay", Setup);
+      if (!P)
+        return "replaying " + What + ": " + toString(P.takeError());
+      if (P->ExitStatus != R->ExitStatus)
+        return "replaying " + What + " exited with status " +
+               std::to_string(P->ExitStatus) + ", the training run with " +
+               std::to_string(R->ExitStatus) + " (see " + Setup.Stderr + ")";
+      ++Replays;
+      Out << "kiln: optimize: replayed " << What
+          << " on the context-sensitive build\n";
+      std::error_code EC;
+      for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+           It.increment(EC)) {
+        StringRef Raw = It->path();
+        if (!Raw.ends_with(".profraw"))
+          continue;
+        // Objects instrumented at link time only write a profile flagged
+        // front-end, which the ThinLTO backends would ignore; as text with
+        // the :csir header it is the context-sensitive profile it is.
+        std::string Text = (Raw + ".proftext").str();
+        if (Error E = runTool({Env.LLVMBinDir + "/llvm-profdata", "merge",
+                               "--text", "-o", Text, Raw.str()},
+                              "optimize: read the CS profile", Raw))
+          return toString(std::move(E));
+        ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Text);
+        if (!Buf)
+          return Text + ": cannot read";
+        if (Error E = writeFileAtomically(
+                Text, (":csir\n" + (*Buf)->getBuffer()).str()))
+          return toString(std::move(E));
+        Texts.push_back(Text);
+      }
+    }
+    if (Texts.empty())
+      return "the replays of scenario '" + S +
+             "' wrote no context-sensitive profile";
+    std::string Profile = WS.path("profiles/cs-scenario-" + S + ".profdata");
+    if (Error E = mergeProfiles(Env, Texts, 1, Profile,
+                                "optimize: merge the CS profile"))
+      return toString(std::move(E));
+    if (isStartupScenario(S))
+      Profiles.Startup = Profile;
+    else
+      Steady.push_back(Profile);
+  }
+  if (Steady.size() == 1) {
+    Profiles.Steady = Steady[0];
+  } else if (Steady.size() > 1) {
+    Profiles.Steady = WS.path("profiles/cs-steady.profdata");
+    if (Error E = mergeProfiles(Env, Steady, 1, Profiles.Steady,
+                                "optimize: merge the CS steady scenarios"))
+      return toString(std::move(E));
+  }
+  return "";
+}
+
+/// The context-sensitive relink after the optimize build: replay, merge,
+/// link each profiled program again. If the replay fails, the programs are
+/// linked with the training profiles instead, with a warning.
+static Error contextSensitiveRelink(
+    const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
+    const PgoToolPaths &Tools, const PgoProfiles &Training,
+    const PgoTransforms &Transforms, ArrayRef<std::string> Targets,
+    const PgoWrapperConfig &Final, StringRef RelinkDir, PgoBuild &B,
+    raw_ostream &Out, raw_ostream &Err) {
+  std::vector<RecordedLink> Links = readRecordedLinks(RelinkDir, Targets);
+  if (Links.empty()) {
+    B.ContextSensitive = "no profiled program was linked";
+    return Error::success();
+  }
+  PgoProfiles CS = Training;
+  std::string Failure =
+      replayForContextSensitiveProfiles(WS, Env, M, CS, B.Replays, Out);
+  const PgoProfiles &Use = Failure.empty() ? CS : Training;
+  if (!Failure.empty())
+    Err << "kiln: warning: optimize: context-sensitive profiles: " << Failure
+        << "; linking with the training profiles instead\n";
+  PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Use, Transforms);
+  for (const RecordedLink &L : Links) {
+    std::vector<std::string> Sources;
+    for (const std::string &Src : classifyCompilerArgs(L.Args).Sources)
+      Sources.push_back(makeAbsoluteLexically(Src, L.Cwd));
+    std::vector<std::string> Cmd =
+        composeCompilerCommand(L.Compiler, L.Args, Flags, /*IsTarget=*/true,
+                               Final.areProfiled(Sources));
+    ProcessSetup Setup;
+    Setup.Cwd = L.Cwd;
+    Setup.Stdout = Setup.Stderr =
+        WS.path("optimize/relink/" + sys::path::filename(L.Target) + ".log");
+    Out << "kiln: optimize: linking " << WS.display(L.Target) << " again\n";
+    Expected<ProcessResult> P = runProcess(Cmd, {}, "optimize: relink", Setup);
+    if (!P)
+      return P.takeError();
+    if (P->ExitStatus != 0)
+      return makeToolError("optimize: the final link exited with status " +
+                               Twine(P->ExitStatus) + " (its output is in " +
+                               Setup.Stdout + ")",
+                           WS.display(L.Target));
+    for (PgoFileStamp &Prog : B.Programs) {
+      if (Prog.Path != L.Target)
+        continue;
+      if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
+        Prog = std::move(*S);
+      else
+        consumeError(S.takeError());
+    }
+  }
+  B.Flags = flagsForStatus(Flags);
+  B.ContextSensitive = Failure.empty() ? "done" : Failure;
+  return Error::success();
+}
+
 static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                           raw_ostream &Out, raw_ostream &Err) {
   Workspace WS(Opts.Workspace);
@@ -890,11 +1096,26 @@ static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   for (const PgoFileStamp &S : M->Instrument->Sources)
     Sources.push_back(S.Path);
 
+  // With the context-sensitive relink, the build links the profiled
+  // programs instrumented (the compiles are the final ones), the training
+  // runs are replayed on them, and they are linked again with the order
+  // from those profiles.
+  bool CS = Opts.Transforms.usesContextSensitiveRelink() && !Targets.empty();
+  std::string RelinkDir = WS.path("optimize/relink");
+  sys::fs::remove_directories(RelinkDir);
+  if (CS)
+    if (Error E = makeDirectory(RelinkDir, "optimize"))
+      return E;
+  PgoPhaseFlags BuildFlags = CS ? withContextSensitiveInstrumentation(
+                                      Flags, WS.path("raw/cs-untracked"))
+                                : Flags;
+
   M->Phase = "optimize-failed";
   if (Error E = saveManifest(WS, *M, "optimize"))
     return E;
   Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "optimize", Opts, Flags, Targets, Sources, Out);
+      runPhaseBuild(WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
+                    CS ? StringRef(RelinkDir) : StringRef(), Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -903,6 +1124,16 @@ static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     if (Error E = saveManifest(WS, *M, "optimize"))
       return E;
     return buildFailure("optimize", *B, *M, WS);
+  }
+  if (CS) {
+    PgoWrapperConfig Final;
+    Final.Flags = Flags;
+    Final.ProfiledSources = Sources;
+    if (Error E = contextSensitiveRelink(WS, Env, *M, Tools, Profiles,
+                                         Opts.Transforms, Targets, Final,
+                                         RelinkDir, *B, Out, Err))
+      return E;
+    M->Optimize = *B;
   }
   M->Phase = "optimized";
   if (Error E = saveManifest(WS, *M, "optimize"))
@@ -916,7 +1147,11 @@ static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   Out << "kiln: optimize: scenarios " << join(Scenarios, ", ") << "; "
       << (Opts.Transforms.Order ? "Kiln's function order" : "no order") << ", "
       << (Opts.Transforms.Split ? "function splitting" : "no splitting") << ", "
-      << (Opts.Transforms.ThinLTO ? "ThinLTO" : "no LTO") << '\n';
+      << (Opts.Transforms.ThinLTO ? "ThinLTO" : "no LTO") << ", "
+      << (B->ContextSensitive == "done"
+              ? "order from context-sensitive profiles"
+              : "order from the training profiles")
+      << '\n';
   return Error::success();
 }
 
@@ -995,7 +1230,8 @@ static Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
               : R.Used ? "used"
                        : "not used")
           << ", " << R.RawProfiles.size()
-          << " raw profile(s): " << joinCommand(R.Command) << '\n';
+          << " raw profile(s): " << joinCommand(R.Command)
+          << (R.Stdin.empty() ? "" : " < " + R.Stdin) << '\n';
       if (R.Program) {
         std::string Match = "not a program of the instrumented build";
         if (M->Instrument)
@@ -1014,6 +1250,12 @@ static Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
     if (!B->Options.empty())
       Out << ", " << join(B->Options, " ");
     Out << '\n';
+    if (B->ContextSensitive == "done")
+      Out << "  context-sensitive relink: " << B->Replays
+          << " training run(s) replayed, the order is from their profiles\n";
+    else if (!B->ContextSensitive.empty())
+      Out << "  context-sensitive relink: not used (" << B->ContextSensitive
+          << ")\n";
     for (const std::string &F : B->Flags)
       Out << "  " << F << '\n';
     for (const PgoFileStamp &P : B->Programs)

@@ -74,6 +74,16 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   return F;
 }
 
+PgoPhaseFlags
+kiln::withContextSensitiveInstrumentation(const PgoPhaseFlags &Final,
+                                          const std::string &RawDir) {
+  PgoPhaseFlags F = Final;
+  // ld.lld (from F.Link) runs the backends with CS instrumentation; clang
+  // adds the profile runtime.
+  F.TargetLink = {"-fcs-profile-generate=" + RawDir};
+  return F;
+}
+
 // Options whose value is the next argument (clang's and GCC's spellings
 // that build systems use); their value is never an input file.
 static bool takesSeparateValue(const std::string &Arg) {
@@ -248,6 +258,8 @@ std::string kiln::serializeWrapperConfig(const PgoWrapperConfig &Config) {
     Add("target", T);
   for (const std::string &S : Config.ProfiledSources)
     Add("source", S);
+  if (!Config.RelinkDir.empty())
+    Add("relink-dir", Config.RelinkDir);
   return Text;
 }
 
@@ -274,6 +286,8 @@ PgoWrapperConfig kiln::parseWrapperConfig(const std::string &Text) {
       Config.Flags.UnprofiledCompile.push_back(Value);
     else if (Key == "source")
       Config.ProfiledSources.push_back(Value);
+    else if (Key == "relink-dir")
+      Config.RelinkDir = Value;
     else if (Key == "link")
       Config.Flags.Link.push_back(Value);
     else if (Key == "target-link")

@@ -73,7 +73,9 @@ static json::Value toJSON(const PgoBuild &B) {
                       {"programs", std::move(Programs)},
                       {"sources", std::move(Sources)},
                       {"options", B.Options},
-                      {"flags", B.Flags}};
+                      {"flags", B.Flags},
+                      {"context_sensitive", B.ContextSensitive},
+                      {"replays", static_cast<int64_t>(B.Replays)}};
 }
 
 static json::Value toJSON(const PgoRun &R) {
@@ -86,7 +88,8 @@ static json::Value toJSON(const PgoRun &R) {
                  {"outcome", R.Outcome},
                  {"used", R.Used},
                  {"generation", static_cast<int64_t>(R.Generation)},
-                 {"raw_profiles", R.RawProfiles}};
+                 {"raw_profiles", R.RawProfiles},
+                 {"stdin", R.Stdin}};
   if (R.Program)
     O["program"] = toJSON(*R.Program);
   return O;
@@ -109,7 +112,10 @@ bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
          O.mapOptional("links", B.Links) &&
          O.mapOptional("programs", B.Programs) &&
          O.mapOptional("sources", B.Sources) &&
-         O.mapOptional("options", B.Options) && O.mapOptional("flags", B.Flags);
+         O.mapOptional("options", B.Options) &&
+         O.mapOptional("flags", B.Flags) &&
+         O.mapOptional("context_sensitive", B.ContextSensitive) &&
+         O.mapOptional("replays", B.Replays);
 }
 
 bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
@@ -121,7 +127,7 @@ bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
          O.map("outcome", R.Outcome) && O.map("used", R.Used) &&
          O.mapOptional("generation", R.Generation) &&
          O.mapOptional("raw_profiles", R.RawProfiles) &&
-         O.mapOptional("program", R.Program);
+         O.mapOptional("program", R.Program) && O.mapOptional("stdin", R.Stdin);
 }
 
 } // namespace kiln

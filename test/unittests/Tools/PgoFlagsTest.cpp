@@ -112,6 +112,27 @@ TEST(PgoFlags, OptimizeSwitches) {
   }
 }
 
+TEST(PgoFlags, ContextSensitiveBuild) {
+  // The build of the context-sensitive relink: the final compiles, the
+  // profiled programs linked instrumented by ld.lld.
+  PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
+  PgoPhaseFlags F = withContextSensitiveInstrumentation(Final, "/ws/raw/cs");
+  EXPECT_EQ(F.Compile, Final.Compile);
+  EXPECT_EQ(F.Link, Final.Link);
+  EXPECT_THAT(F.TargetLink, ElementsAre("-fcs-profile-generate=/ws/raw/cs"));
+  // Only with ThinLTO and the order.
+  PgoTransforms T;
+  EXPECT_TRUE(T.usesContextSensitiveRelink());
+  T.ThinLTO = false;
+  EXPECT_FALSE(T.usesContextSensitiveRelink());
+  T = PgoTransforms();
+  T.Order = false;
+  EXPECT_FALSE(T.usesContextSensitiveRelink());
+  T = PgoTransforms();
+  T.ContextSensitive = false;
+  EXPECT_FALSE(T.usesContextSensitiveRelink());
+}
+
 TEST(PgoFlags, ClassifiesCommands) {
   {
     CompilerInvocation I =
@@ -185,6 +206,7 @@ TEST(PgoFlags, WrapperConfigRoundTrips) {
   C.Flags = computeOptimizeFlags(tools(), profiles(), {});
   C.Targets = {"/src/app", "/src/with space/lib.so"};
   C.ProfiledSources = {"/src/a.c"};
+  C.RelinkDir = "/ws/optimize/relink";
   PgoWrapperConfig D = parseWrapperConfig(serializeWrapperConfig(C));
   EXPECT_EQ(D.LLVMBinDir, C.LLVMBinDir);
   EXPECT_EQ(D.Flags.Leading, C.Flags.Leading);
@@ -194,6 +216,7 @@ TEST(PgoFlags, WrapperConfigRoundTrips) {
   EXPECT_EQ(D.Flags.UnprofiledCompile, C.Flags.UnprofiledCompile);
   EXPECT_EQ(D.Targets, C.Targets);
   EXPECT_EQ(D.ProfiledSources, C.ProfiledSources);
+  EXPECT_EQ(D.RelinkDir, C.RelinkDir);
 }
 
 TEST(PgoFlags, AbsolutePaths) {

@@ -46,6 +46,8 @@ PgoManifest sampleManifest() {
   B.Programs = {{"/src/app", 1234, 5678, "00112233aabbccdd"}};
   B.Sources = {{"/src/a.c", 10, 20, ""}};
   B.Flags = {"compiles: -fprofile-generate=/ws"};
+  B.ContextSensitive = "done";
+  B.Replays = 2;
   M.Instrument = B;
   PgoRun R;
   R.Id = 1;
@@ -56,6 +58,7 @@ PgoManifest sampleManifest() {
   R.Generation = 2;
   R.RawProfiles = {"raw/startup/run-1/1-x.profraw"};
   R.Program = PgoFileStamp{"/src/app", 1234, 5678, "00112233aabbccdd"};
+  R.Stdin = "/src/workload";
   M.Runs.push_back(R);
   R.Id = 2;
   R.Scenario = "steady";
@@ -82,11 +85,14 @@ TEST(PgoWorkspace, ManifestRoundTrips) {
   EXPECT_EQ(N->Phase, "instrumented");
   ASSERT_TRUE(N->Instrument.has_value());
   EXPECT_THAT(N->Instrument->Command, ElementsAre("make", "-j2"));
+  EXPECT_EQ(N->Instrument->ContextSensitive, "done");
+  EXPECT_EQ(N->Instrument->Replays, 2u);
   ASSERT_EQ(N->Instrument->Programs.size(), 1u);
   EXPECT_EQ(N->Instrument->Programs[0].Hash, "00112233aabbccdd");
   ASSERT_EQ(N->Runs.size(), 3u);
   EXPECT_EQ(N->Runs[1].ExitStatus, 3);
   EXPECT_FALSE(N->Runs[1].Program.has_value());
+  EXPECT_EQ(N->Runs[0].Stdin, "/src/workload");
   EXPECT_FALSE(N->Optimize.has_value());
 }
 

@@ -40,6 +40,15 @@ struct PgoTransforms {
   bool ThinLTO = true; ///< `-flto=thin` (off: `--no-lto`).
   bool Order = true;   ///< kiln-lld's function order (off: `--no-order`).
   bool Split = true;   ///< `-kiln-split-functions` (off: `--no-split`).
+  /// The order from context-sensitive profiles of the final objects: one
+  /// more instrumented link and a replay of the training runs, then the
+  /// final link (off: `--no-cs`). Needs ThinLTO and the order.
+  bool ContextSensitive = true;
+
+  /// \returns true if the context-sensitive relink takes place.
+  bool usesContextSensitiveRelink() const {
+    return ContextSensitive && ThinLTO && Order;
+  }
 };
 
 /// Where things are.
@@ -82,6 +91,13 @@ PgoPhaseFlags computeOptimizeFlags(const PgoToolPaths &Tools,
                                    const PgoProfiles &Profiles,
                                    const PgoTransforms &Transforms);
 
+/// \returns \p Final with the links of the profiled programs instrumented
+/// for context-sensitive PGO instead (`-fcs-profile-generate`, linked by
+/// ld.lld): the build of a context-sensitive relink, whose compiles are the
+/// final ones. Raw profiles of runs outside the replay go to \p RawDir.
+PgoPhaseFlags withContextSensitiveInstrumentation(const PgoPhaseFlags &Final,
+                                                  const std::string &RawDir);
+
 /// What one compiler invocation does, as the wrapper sees it.
 enum class CompilerMode {
   Query,   ///< No compile, no link (`--version`, `-E`, `-M`, no inputs).
@@ -119,6 +135,10 @@ struct PgoWrapperConfig {
   std::vector<std::string> Targets; ///< Absolute, lexically normal paths.
   /// The instrumented build's sources (absolute); empty: every source is.
   std::vector<std::string> ProfiledSources;
+  /// If not empty, the wrapper records each link of the I-th target in
+  /// `<RelinkDir>/<I>.args` (working directory, compiler, arguments, one a
+  /// line) for the context-sensitive relink.
+  std::string RelinkDir;
 
   /// \returns true if every one of \p AbsoluteSources is profiled.
   bool areProfiled(const std::vector<std::string> &AbsoluteSources) const;
@@ -126,7 +146,7 @@ struct PgoWrapperConfig {
 
 /// \returns \p Config as the wrapper's file: one `<key> <value>` line each
 /// (`llvm-bin`, `leading`, `compile`, `unprofiled-compile`, `link`,
-/// `target-link`, `target`, `source`).
+/// `target-link`, `target`, `source`, `relink-dir`).
 std::string serializeWrapperConfig(const PgoWrapperConfig &Config);
 
 /// Parses serializeWrapperConfig's text; unknown keys are ignored.

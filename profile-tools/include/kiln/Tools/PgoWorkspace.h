@@ -60,6 +60,10 @@ struct PgoBuild {
   std::vector<PgoFileStamp> Sources;  ///< Sources compiled (no hash).
   std::vector<std::string> Options;   ///< Switches given (`--no-split`, ...).
   std::vector<std::string> Flags;     ///< What the wrapper added, for status.
+  /// The context-sensitive relink: "" (none), "done", or why it fell back
+  /// to the training profiles.
+  std::string ContextSensitive;
+  unsigned Replays = 0; ///< Training runs replayed for it.
 };
 
 /// One `kiln pgo run`.
@@ -77,6 +81,10 @@ struct PgoRun {
   unsigned Generation = 0;              ///< The instrumented build it ran.
   std::vector<std::string> RawProfiles; ///< Relative to the workspace.
   std::optional<PgoFileStamp> Program;  ///< argv[0], resolved, if a file.
+  /// The file the run read as standard input (absolute), replayed by the
+  /// context-sensitive relink; "" for a terminal, /dev/null or a pipe
+  /// (replayed with /dev/null).
+  std::string Stdin;
 };
 
 /// The manifest.
