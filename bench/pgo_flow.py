@@ -26,6 +26,7 @@ the same build without it: the instrument phases compile with the same
 flags.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
+                            [--overhead-rounds N]
 
 Prints a markdown table; results.json in the work directory.
 """
@@ -183,6 +184,36 @@ def stock(src: Path, work: Path, args, tools: dict) -> dict:
     return {"exe": app / EXE, "times": times}
 
 
+def overhead(src: Path, work: Path, args, tools: dict) -> list[float]:
+    """The flow's own cost: the instrumented build through `kiln pgo
+    instrument` (wrapper, logging, manifest) against the same build with the
+    same flags by plain make, interleaved (the order alternates per round).
+    Returns the per-round CPU ratios."""
+    kiln = str(Path(args.kiln_bin) / "kiln")
+    ratios = []
+    for r in range(args.overhead_rounds):
+        cpu = {}
+        order = ("stock", "flow") if r % 2 == 0 else ("flow", "stock")
+        for kind in order:
+            app = work / ("overhead-%s" % kind)
+            if app.exists():
+                shutil.rmtree(app)
+            shutil.copytree(src, app)
+            logs = work / "logs" / ("overhead-%d-%s" % (r, kind))
+            if kind == "flow":
+                cmd = [kiln, "pgo", "instrument", "--", "make", "-j%d" % args.jobs]
+            else:
+                gen = "-fprofile-generate=%s -ftemporal-profile" % (app / "raw")
+                cmd = ["make", "-j%d" % args.jobs, "CC=" + tools["clang"],
+                       "CXX=" + tools["clangxx"], "EXTRA=-O2 " + gen,
+                       "LDEXTRA=-fuse-ld=%s" % tools["ldlld"]]
+            _, _, cpu[kind] = run(cmd, app, logs / "build.log")
+        ratios.append(cpu["flow"] / cpu["stock"])
+        log("overhead round %d: flow %.2f s, plain %.2f s CPU (%.4f)" % (
+            r, cpu["flow"], cpu["stock"], ratios[-1]))
+    return ratios
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "pgo-flow"))
@@ -190,6 +221,9 @@ def main(argv=None) -> int:
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
+    ap.add_argument("--overhead-rounds", type=int, default=0,
+                    help="also measure the flow's own cost: N interleaved pairs of "
+                         "instrumented builds with and without kiln pgo")
     args = ap.parse_args(argv)
     llvm = Path(args.llvm_bin)
     tools = {"clang": str(llvm / "clang"), "clangxx": str(llvm / "clang++"),
@@ -209,6 +243,7 @@ def main(argv=None) -> int:
                    if l.strip() and not l.startswith("#")]
         write_makefile(src, sources)
         results = {}
+        ratios = overhead(src, work, args, tools) if args.overhead_rounds else []
         for name, build in (("stock PGO+ThinLTO", stock), ("kiln pgo", flow)):
             b = build(src, work, args, tools)
             log("measuring %s" % name)
@@ -230,6 +265,10 @@ def main(argv=None) -> int:
             r["times"]["instrument_cpu_s"], r["times"]["optimize_cpu_s"]))
     table = "\n".join(rows)
     print(table)
+    if ratios:
+        print("\nflow's own cost (instrumented build CPU, kiln pgo / plain make), "
+              "per round: %s; median %.4f" % (
+                  ", ".join("%.4f" % x for x in ratios), sorted(ratios)[len(ratios) // 2]))
     print("\noutputs identical: %s; %.0f s in all" % ("yes" if same else "NO",
                                                       time.monotonic() - t0))
     (work / "results.json").write_text(json.dumps(
