@@ -895,10 +895,15 @@ readRecordedLinks(StringRef RelinkDir, ArrayRef<std::string> Targets) {
   return Links;
 }
 
+/// Why the context-sensitive relink cannot take place.
+static Error fallbackError(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
 /// Replays the used training runs on the context-sensitive build and merges
 /// each scenario's CS profile into \p Profiles (Startup and Steady).
-/// \returns "" on success, else why the relink falls back.
-static std::string replayForContextSensitiveProfiles(
+/// \returns an error saying why the relink falls back if it cannot.
+static Error replayForContextSensitiveProfiles(
     const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
     PgoProfiles &Profiles, unsigned &Replays, raw_ostream &Out) {
   std::vector<std::string> Steady;
@@ -910,7 +915,8 @@ static std::string replayForContextSensitiveProfiles(
       std::string Dir = WS.path("raw/cs/" + S + "/run-" + Twine(R->Id));
       sys::fs::remove_directories(Dir);
       if (std::error_code EC = sys::fs::create_directories(Dir))
-        return Dir + ": cannot create the directory: " + EC.message();
+        return fallbackError(Dir +
+                             ": cannot create the directory: " + EC.message());
       ProcessSetup Setup;
       Setup.Cwd = R->Cwd;
       Setup.Stdin = R->Stdin.empty() ? "/dev/null" : R->Stdin;
@@ -922,11 +928,13 @@ static std::string replayForContextSensitiveProfiles(
           R->Command, {{"LLVM_PROFILE_FILE", Dir + "/%p-%m.profraw"}},
           "optimize: replay", Setup);
       if (!P)
-        return "replaying " + What + ": " + toString(P.takeError());
+        return fallbackError("replaying " + What + ": " +
+                             toString(P.takeError()));
       if (P->ExitStatus != R->ExitStatus)
-        return "replaying " + What + " exited with status " +
-               std::to_string(P->ExitStatus) + ", the training run with " +
-               std::to_string(R->ExitStatus) + " (see " + Setup.Stderr + ")";
+        return fallbackError(
+            "replaying " + What + " exited with status " +
+            std::to_string(P->ExitStatus) + ", the training run with " +
+            std::to_string(R->ExitStatus) + " (see " + Setup.Stderr + ")");
       ++Replays;
       Out << "kiln: optimize: replayed " << What
           << " on the context-sensitive build\n";
@@ -943,24 +951,24 @@ static std::string replayForContextSensitiveProfiles(
         if (Error E = runTool({Env.LLVMBinDir + "/llvm-profdata", "merge",
                                "--text", "-o", Text, Raw.str()},
                               "optimize: read the CS profile", Raw))
-          return toString(std::move(E));
+          return fallbackError(toString(std::move(E)));
         ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
             MemoryBuffer::getFile(Text);
         if (!Buf)
-          return Text + ": cannot read";
+          return fallbackError(Text + ": cannot read");
         if (Error E = writeFileAtomically(
                 Text, (":csir\n" + (*Buf)->getBuffer()).str()))
-          return toString(std::move(E));
+          return fallbackError(toString(std::move(E)));
         Texts.push_back(Text);
       }
     }
     if (Texts.empty())
-      return "the replays of scenario '" + S +
-             "' wrote no context-sensitive profile";
+      return fallbackError("the replays of scenario '" + S +
+                           "' wrote no context-sensitive profile");
     std::string Profile = WS.path("profiles/cs-scenario-" + S + ".profdata");
     if (Error E = mergeProfiles(Env, Texts, 1, Profile,
                                 "optimize: merge the CS profile"))
-      return toString(std::move(E));
+      return fallbackError(toString(std::move(E)));
     if (isStartupScenario(S))
       Profiles.Startup = Profile;
     else
@@ -972,9 +980,9 @@ static std::string replayForContextSensitiveProfiles(
     Profiles.Steady = WS.path("profiles/cs-steady.profdata");
     if (Error E = mergeProfiles(Env, Steady, 1, Profiles.Steady,
                                 "optimize: merge the CS steady scenarios"))
-      return toString(std::move(E));
+      return fallbackError(toString(std::move(E)));
   }
-  return "";
+  return Error::success();
 }
 
 /// The context-sensitive relink after the optimize build: replay, merge,
@@ -992,8 +1000,10 @@ static Error contextSensitiveRelink(
     return Error::success();
   }
   PgoProfiles CS = Training;
-  std::string Failure =
-      replayForContextSensitiveProfiles(WS, Env, M, CS, B.Replays, Out);
+  std::string Failure;
+  if (Error E =
+          replayForContextSensitiveProfiles(WS, Env, M, CS, B.Replays, Out))
+    Failure = toString(std::move(E));
   const PgoProfiles &Use = Failure.empty() ? CS : Training;
   if (!Failure.empty())
     Err << "kiln: warning: optimize: context-sensitive profiles: " << Failure
