@@ -1157,11 +1157,13 @@ static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   Out << "kiln: optimize: scenarios " << join(Scenarios, ", ") << "; "
       << (Opts.Transforms.Order ? "Kiln's function order" : "no order") << ", "
       << (Opts.Transforms.Split ? "function splitting" : "no splitting") << ", "
-      << (Opts.Transforms.ThinLTO ? "ThinLTO" : "no LTO") << ", "
-      << (B->ContextSensitive == "done"
-              ? "order from context-sensitive profiles"
-              : "order from the training profiles")
-      << '\n';
+      << (Opts.Transforms.ThinLTO ? "ThinLTO" : "no LTO");
+  if (Opts.Transforms.Order)
+    Out << ", "
+        << (B->ContextSensitive == "done"
+                ? "order from context-sensitive profiles"
+                : "order from the training profiles");
+  Out << '\n';
   return Error::success();
 }
 

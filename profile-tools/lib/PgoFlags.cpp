@@ -50,6 +50,12 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
     // options there.
     F.Compile.insert(F.Compile.end(), {"-fpass-plugin=" + Tools.Plugin,
                                        "-mllvm", "-kiln-split-functions"});
+  // The linker orders sections: without LTO (whose code generation always
+  // emits one section a function) each function needs its own.
+  if (!Transforms.ThinLTO && Transforms.Order) {
+    F.Compile.push_back("-ffunction-sections");
+    F.UnprofiledCompile.push_back("-ffunction-sections");
+  }
 
   if (Transforms.ThinLTO)
     F.Link.push_back("-flto=thin");

@@ -93,7 +93,9 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.Compile,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin", "-fpass-plugin=/p.so",
-                            "-mllvm", "-kiln-split-functions"));
+                            "-mllvm", "-kiln-split-functions",
+                            "-ffunction-sections"));
+    EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-ffunction-sections"));
     EXPECT_THAT(F.Link, ElementsAre("-fuse-ld=/llvm/bin/ld.lld"));
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
