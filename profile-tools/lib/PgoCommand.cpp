@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -575,11 +576,17 @@ static Expected<PgoBuild> runPhaseBuild(const Workspace &WS,
       B.Sources.push_back(std::move(*S));
     else
       consumeError(S.takeError());
-  for (const std::string &Prog : Log.Programs)
+  for (const std::string &Prog : Log.Programs) {
+    // Not a configure check's, deleted since or linked to /dev/null.
+    sys::fs::file_status Status;
+    if (sys::fs::status(Prog, Status) ||
+        Status.type() != sys::fs::file_type::regular_file)
+      continue;
     if (Expected<PgoFileStamp> S = stampFile(Prog, /*WithHash=*/true))
       B.Programs.push_back(std::move(*S));
     else
-      consumeError(S.takeError()); // A configure check's, deleted since.
+      consumeError(S.takeError());
+  }
   B.Succeeded = R->ExitStatus == 0;
   return B;
 }
@@ -999,6 +1006,34 @@ static Error contextSensitiveRelink(
     B.ContextSensitive = "no profiled program was linked";
     return Error::success();
   }
+  // A build may copy a program it linked (zstd's Makefile links
+  // obj/<hash>/zstd and copies it to zstd): a program a training run ran
+  // whose bytes are a linked program's is such a copy, and gets the final
+  // link's bytes too.
+  std::vector<std::pair<std::string, std::string>> Copies; // (copy, target)
+  {
+    StringMap<std::string> TargetByHash;
+    for (const RecordedLink &L : Links)
+      if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
+        TargetByHash[S->Hash] = L.Target;
+      else
+        consumeError(S.takeError());
+    for (const PgoRun &R : M.Runs) {
+      if (!R.Program || R.Generation != M.Generation ||
+          is_contained(Targets, R.Program->Path) ||
+          any_of(Copies,
+                 [&](const auto &C) { return C.first == R.Program->Path; }))
+        continue;
+      Expected<PgoFileStamp> S = stampFile(R.Program->Path, /*WithHash=*/true);
+      if (!S) {
+        consumeError(S.takeError());
+        continue;
+      }
+      auto It = TargetByHash.find(S->Hash);
+      if (It != TargetByHash.end())
+        Copies.emplace_back(R.Program->Path, It->second);
+    }
+  }
   PgoProfiles CS = Training;
   std::string Failure;
   if (Error E =
@@ -1037,6 +1072,19 @@ static Error contextSensitiveRelink(
       else
         consumeError(S.takeError());
     }
+  }
+  for (const auto &[Copy, Target] : Copies) {
+    Out << "kiln: optimize: " << WS.display(Copy) << " is the build's copy of "
+        << WS.display(Target) << ": copying the final link over it\n";
+    std::string Temp = Copy + ".kiln-tmp";
+    if (std::error_code EC = sys::fs::copy_file(Target, Temp))
+      return makeToolError(
+          "optimize: cannot copy the final link: " + EC.message(), Temp);
+    if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Target))
+      sys::fs::setPermissions(Temp, *Perms);
+    if (std::error_code EC = sys::fs::rename(Temp, Copy))
+      return makeToolError("optimize: cannot replace the copy: " + EC.message(),
+                           Copy);
   }
   B.Flags = flagsForStatus(Flags);
   B.ContextSensitive = Failure.empty() ? "done" : Failure;
