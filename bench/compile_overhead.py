@@ -22,7 +22,7 @@ and optionally two ThinLTO links of the same (stock, PGO) bitcode objects:
              -Wl,--kiln-startup-profile=<startup>  (the one-command link: a
              preliminary link, Kiln's order, the real link)
 
-Method (docs/benchmarks.md, "Compile-time overhead"): the profile is trained
+Method (docs/benchmarks.md, "Compile and link overhead"): the profile is trained
 once, as bench/run.py does (instrumented build, `steady` and `startup` runs,
 merged).  Then N rounds; in each round every configuration compiles every TU
 of the app, serially (one clang process at a time), interleaved TU by TU: TU
@@ -64,7 +64,8 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run  # noqa: E402  (generation, training, tools)
+import run  # noqa: E402  (its argument parser, for the harness)
+from lib import common, configs, measure, report  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -134,7 +135,7 @@ def timed_run(cmd: Sequence[str], log_file: Path, env: dict, cwd: Optional[Path]
     """Run cmd, wait for it with os.wait4 and return its times:
     {"user", "sys", "cpu" (user+sys), "wall", "maxrss_kb"}.  The rusage of a
     waited-for child includes the children it waited for itself (ld.lld
-    under a clang link driver).  Raises run.StepError on failure."""
+    under a clang link driver).  Raises common.StepError on failure."""
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with open(log_file, "wb") as f:
         f.write(b"$ " + shlex.join(cmd).encode() + b"\n")
@@ -144,14 +145,14 @@ def timed_run(cmd: Sequence[str], log_file: Path, env: dict, cwd: Optional[Path]
             proc = subprocess.Popen(list(cmd), stdout=f, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, env=env, cwd=cwd)
         except OSError as e:
-            raise run.StepError("cannot run %s: %s" % (cmd[0], e)) from None
+            raise common.StepError("cannot run %s: %s" % (cmd[0], e)) from None
         _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
         f.write(b"\n# exit status: %d\n" % proc.returncode)
     if proc.returncode != 0:
         tail = log_file.read_text(errors="replace").strip().splitlines()[-6:]
-        raise run.StepError("%s failed (exit status %d); log: %s%s" % (
+        raise common.StepError("%s failed (exit status %d); log: %s%s" % (
             os.path.basename(cmd[0]), proc.returncode, log_file,
             "".join("\n    " + l for l in tail)))
     return {"user": ru.ru_utime, "sys": ru.ru_stime, "cpu": ru.ru_utime + ru.ru_stime,
@@ -221,7 +222,7 @@ def select_configs(cfgs: dict, wanted: Optional[Sequence[str]]) -> dict:
     keep = set()
     for name in wanted:
         if name not in cfgs:
-            raise run.StepError("unknown configuration %r; known: %s" % (name, ", ".join(cfgs)))
+            raise common.StepError("unknown configuration %r; known: %s" % (name, ", ".join(cfgs)))
         keep.add(name)
         if cfgs[name]["base"]:
             keep.add(cfgs[name]["base"])
@@ -258,8 +259,8 @@ class Bench:
         if args.seed is not None:
             run_argv += ["--seed", str(args.seed)]
         self.run_args = run.parse_args(run_argv)
-        self.tools = run.Tools.find(self.run_args)
-        self.harness = run.Harness(self.run_args, self.tools)
+        self.tools = measure.Tools.find(self.run_args)
+        self.harness = measure.Harness(self.run_args, self.tools)
 
     def prepare(self) -> None:
         h = self.harness
@@ -277,11 +278,11 @@ class Bench:
         out_dir = self.work / "ct" / name / "obj"
         cmds = []
         for src in app.sources:
-            driver_attr, lang_flags = run.LANGUAGES[Path(src).suffix]
+            driver_attr, lang_flags = measure.LANGUAGES[Path(src).suffix]
             obj = out_dir / (src + ".o")
             obj.parent.mkdir(parents=True, exist_ok=True)
             cmd = ([getattr(self.tools, driver_attr)] + lang_flags + app.cflags +
-                   run.expand(flags, profile=self.profile) +
+                   common.expand(flags, profile=self.profile) +
                    ["-c", str(app.dir / src), "-o", str(obj)])
             cmds.append((src, cmd, obj))
         return cmds
@@ -377,7 +378,7 @@ class Bench:
                 flags = BASE_CFLAGS + ["-flto=thin"]
                 build = self.harness.compile(
                     "link-objects", self.work / "ct" / "link-objects",
-                    run.expand(flags, profile=self.profile))
+                    common.expand(flags, profile=self.profile))
                 objs = build.objects
             lnames = list(lcfgs)
             log("warm-up link (L-lld, not measured)")
@@ -417,12 +418,12 @@ class Bench:
         for name in names:
             d = self.work / "ct" / "links" / name
             proc = subprocess.run(["./" + self.app.exe_name, "startup"], cwd=d,
-                                  env=run.run_env(), capture_output=True)
+                                  env=common.run_env(), capture_output=True)
             if proc.returncode != 0:
-                raise run.StepError("link %s: program failed (exit %d)" % (name, proc.returncode))
+                raise common.StepError("link %s: program failed (exit %d)" % (name, proc.returncode))
             outs[name] = proc.stdout
         if len(set(outs.values())) != 1:
-            raise run.StepError("linked programs print different startup output: %s" %
+            raise common.StepError("linked programs print different startup output: %s" %
                                 ", ".join(outs))
 
 
@@ -472,15 +473,10 @@ def text_table(rows: list[dict], markdown: bool = False) -> str:
         body.append([r["kind"], r["name"], r["base"] or "-", "%.2f" % r["cpu_median_s"],
                      fmt_ratio(r.get("cpu_ratio")), "%.2f" % r["wall_median_s"],
                      fmt_ratio(r.get("wall_ratio")), r.get("verdict", "-")])
+    align = "lllrrrrl"
     if markdown:
-        out = ["| " + " | ".join(heads) + " |",
-               "|" + "|".join([":---"] * 3 + ["---:"] * 4 + [":---"]) + "|"]
-        out += ["| " + " | ".join(b) + " |" for b in body]
-        return "\n".join(out)
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(heads)]
-    line = lambda cells: "  ".join(c.ljust(w) if i < 3 or i == 7 else c.rjust(w)
-                                   for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-    return "\n".join([line(heads), "  ".join("-" * w for w in widths)] + [line(b) for b in body])
+        return report.markdown_table(heads, body, align)
+    return report.text_table(heads, body, align)
 
 
 def git_describe() -> str:
@@ -515,12 +511,12 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap.add_argument("--configs", default=None,
                     help="comma-separated compile configurations (A, B, C; with --thinlto "
                          "also A-thin, D-thin); baselines are added (default: all)")
-    ap.add_argument("--sample-size", choices=sorted(run.SAMPLE_SIZES), default="default")
+    ap.add_argument("--sample-size", choices=sorted(configs.SAMPLE_SIZES), default="default")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--jobs", "-j", type=int, default=2,
                     help="parallel jobs of the (unmeasured) training build (default: 2); "
                          "measured compiles and links are always serial")
-    ap.add_argument("--llvm-bin", default=run.DEFAULT_LLVM_BIN)
+    ap.add_argument("--llvm-bin", default=common.DEFAULT_LLVM_BIN)
     ap.add_argument("--kiln-build", default=str(DEFAULT_KILN_BUILD),
                     help="Kiln build directory with lib/KilnPlugin-22.so and bin/kiln-lld "
                          "(default: %(default)s)")
@@ -542,7 +538,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     kb = Path(args.kiln_build)
     args.plugin = str(Path(args.plugin or kb / "lib" / "KilnPlugin-22.so").resolve())
     args.kiln_lld = str(Path(args.kiln_lld or kb / "bin" / "kiln-lld").resolve())
-    run.check_work_dir(ap, args.work_dir)
+    common.check_work_dir(ap, args.work_dir)
     for what, p in (("plugin", args.plugin),) + ((("kiln-lld", args.kiln_lld),)
                                                   if args.link_rounds else ()):
         if not Path(p).is_file():
@@ -558,7 +554,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         log("generating and training (bench/run.py's irpgo training, -j%d)" % args.jobs)
         bench.prepare()
         data = bench.run_rounds()
-    except run.StepError as e:
+    except common.StepError as e:
         log("error: %s" % e)
         return 1
     rows = summarize(data, args.target_pct)

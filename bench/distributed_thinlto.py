@@ -61,7 +61,8 @@ from typing import Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import compile_overhead as co  # noqa: E402  (timed runs, ratios)
-import run  # noqa: E402  (generation, training, compilation)
+import run  # noqa: E402  (its argument parser, for the harness)
+from lib import common, configs, measure, report  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -205,8 +206,8 @@ class Bench:
         if args.seed is not None:
             run_argv += ["--seed", str(args.seed)]
         self.run_args = run.parse_args(run_argv)
-        self.run_tools = run.Tools.find(self.run_args)
-        self.harness = run.Harness(self.run_args, self.run_tools)
+        self.run_tools = measure.Tools.find(self.run_args)
+        self.harness = measure.Harness(self.run_args, self.run_tools)
         self.tools = {
             "clang": self.run_tools.clang,
             "clangxx": self.run_tools.clangxx,
@@ -216,7 +217,7 @@ class Bench:
         }
         for name in ("kiln", "kiln_lld", "plugin"):
             if not Path(self.tools[name]).is_file():
-                raise run.StepError("%s not found: %s (build Kiln first)" % (name, self.tools[name]))
+                raise common.StepError("%s not found: %s (build Kiln first)" % (name, self.tools[name]))
         self.results: dict = {"rounds": []}
 
     def prepare(self) -> None:
@@ -283,7 +284,7 @@ class Bench:
         self.results["thin_link"] = self.timed(thin, "thin-link")
         missing = [str(o) for o in self.objects if not index_file(o).is_file()]
         if missing:
-            raise run.StepError("the thin link wrote no index for %s" % ", ".join(missing))
+            raise common.StepError("the thin link wrote no index for %s" % ", ".join(missing))
         log("backend jobs: kiln thin-backend, %d modules" % len(self.objects))
         backends = self.run_backends("kiln", "backends")
         self.results["distributed_backends_cpu_s"] = sum(t["cpu"] for t in backends.values())
@@ -308,9 +309,9 @@ class Bench:
             got = []
             for exe in (inprocess, distributed):
                 self.app.write_inputs(exe.parent)
-                proc = run.run_cmd(["./" + exe.name] + args,
+                proc = common.run_cmd(["./" + exe.name] + args,
                                    self.work / "logs" / ("run-%s-%s.log" % (exe.parent.name, mode)),
-                                   "%s %s" % (exe, mode), cwd=exe.parent, env=run.run_env())
+                                   "%s %s" % (exe, mode), cwd=exe.parent, env=common.run_env())
                 got.append(proc.stdout)
             outputs[mode] = got[0] == got[1]
         self.results["identity"] = {
@@ -365,13 +366,14 @@ class Bench:
         lines.append("")
         lines.append("Backend jobs of all modules, seconds (median of %d rounds); ratio to "
                      "clang per round: median (min-max)" % len(res["rounds"]))
-        lines.append("  %-12s %8s  %-22s %8s  %s" % ("variant", "CPU s", "CPU ratio",
-                                                   "wall s", "wall ratio"))
+        rows = []
         for variant in VARIANTS:
             cpu, wall = res["summary"][variant]["cpu"], res["summary"][variant]["wall"]
-            lines.append("  %-12s %8.2f  %-22s %8.2f  %s" % (
-                variant, cpu["median_s"], fmt_ratio(cpu["ratio"]), wall["median_s"],
-                fmt_ratio(wall["ratio"])))
+            rows.append([variant, "%.2f" % cpu["median_s"], fmt_ratio(cpu["ratio"]),
+                         "%.2f" % wall["median_s"], fmt_ratio(wall["ratio"])])
+        table = report.text_table(["variant", "CPU s", "CPU ratio", "wall s", "wall ratio"],
+                                  rows, "lrlrl")
+        lines += ["  " + line for line in table.splitlines()]
         return "\n".join(lines)
 
 
@@ -379,19 +381,19 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--work-dir", default=str(DEFAULT_WORK_DIR),
                     help="build products, logs, results (default: %(default)s)")
-    ap.add_argument("--sample-size", choices=sorted(run.SAMPLE_SIZES), default="default")
+    ap.add_argument("--sample-size", choices=sorted(configs.SAMPLE_SIZES), default="default")
     ap.add_argument("--seed", type=int, default=None, help="generator seed")
     ap.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3; 0: none)")
     ap.add_argument("--jobs", "-j", type=int, default=2,
                     help="parallel compiles for the app and the training (default 2)")
-    ap.add_argument("--llvm-bin", default=run.DEFAULT_LLVM_BIN)
+    ap.add_argument("--llvm-bin", default=common.DEFAULT_LLVM_BIN)
     ap.add_argument("--kiln-build", default=str(DEFAULT_KILN_BUILD),
                     help="Kiln's build (or install) tree: bin/kiln, bin/kiln-lld, "
                          "lib/KilnPlugin-22.so (default: %(default)s)")
     ap.add_argument("--json", help="write the results as JSON here "
                                    "(default: <work-dir>/results.json)")
     args = ap.parse_args(argv)
-    args.work_dir = str(run.check_work_dir(ap, args.work_dir))
+    args.work_dir = str(common.check_work_dir(ap, args.work_dir))
     return args
 
 
@@ -405,7 +407,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         bench.compare(inprocess, distributed)
         if args.rounds > 0:
             bench.time_rounds()
-    except run.StepError as e:
+    except common.StepError as e:
         print("distributed-thinlto: error: %s" % e, file=sys.stderr)
         return 1
     if args.rounds > 0:

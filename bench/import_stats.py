@@ -46,20 +46,17 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-BENCH_DIR = Path(__file__).resolve().parent
-DEFAULT_WORK_DIR = BENCH_DIR.parent / "build" / "bench"
-DEFAULT_LLVM_BIN = "/usr/lib/llvm-22/bin"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lib import report  # noqa: E402
+from lib.common import DEFAULT_LLVM_BIN, REPO_DIR, slug  # noqa: E402
+
+DEFAULT_WORK_DIR = REPO_DIR / "build" / "bench"
 
 IMPORT_LINE = re.compile(r"^(?P<into>.+): Import (?P<name>\S+) from (?P<src>.+)$")
 
 
 class StatsError(Exception):
     """A configuration's link cannot be found or rerun."""
-
-
-def slug(name: str) -> str:
-    """The directory name bench/run.py uses for a configuration."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
 def read_link_command(log_text: str) -> list[str]:
@@ -205,16 +202,14 @@ def markdown(rows: Sequence[dict]) -> str:
         return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
     head = ["config", "imports", "functions", "variables", "other", "thin link ms",
             "backends s (sum)", "link CPU s", "link wall s"]
-    lines = ["| " + " | ".join(head) + " |",
-             "|:---|" + "---:|" * (len(head) - 1)]
+    body = []
     for r in rows:
         thin_ms = None if r["thin_link_s"] is None else r["thin_link_s"] * 1000
         cells = [r["config"], r["imports"], r["functions"], r["variables"], r["other"],
                  "-" if thin_ms is None else "%.0f" % thin_ms,
                  fmt(r["backends_s"]), fmt(r["link_cpu_s"]), fmt(r["link_wall_s"])]
-        lines.append("| " + " | ".join(fmt(c) if not isinstance(c, str) else c
-                                       for c in cells) + " |")
-    return "\n".join(lines)
+        body.append([fmt(c) if not isinstance(c, str) else c for c in cells])
+    return report.markdown_table(head, body)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -35,8 +35,11 @@ import sys
 import time
 from pathlib import Path
 
-REPO_DIR = Path(__file__).resolve().parent.parent
-LLVM_BIN = Path("/usr/lib/llvm-22/bin")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lib import report  # noqa: E402
+from lib.common import DEFAULT_LLVM_BIN, REPO_DIR  # noqa: E402
+
+LLVM_BIN = Path(DEFAULT_LLVM_BIN)
 
 # Run a command and print its peak RSS (KiB) and CPU seconds as the last
 # stdout line: the parent's RUSAGE_CHILDREN would mix in every earlier child.
@@ -169,10 +172,9 @@ def main() -> int:
                                 "peak_mib": mib1,
                                 "sort_seconds_estimate": round(secs1 - secs0, 2)})
 
-    print("%-52s %9s %9s %9s" % ("run", "seconds", "CPU s", "peak MiB"))
-    for r in results["runs"]:
-        print("%-52s %9.2f %9.2f %9d" % (r["tool"], r["seconds"], r["cpu_seconds"],
-                                        r["peak_mib"]))
+    print(report.text_table(["run", "seconds", "CPU s", "peak MiB"],
+                            [[r["tool"], "%.2f" % r["seconds"], "%.2f" % r["cpu_seconds"],
+                              "%d" % r["peak_mib"]] for r in results["runs"]]))
     (work / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     return 0
 

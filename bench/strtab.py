@@ -51,8 +51,12 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run as runlib  # noqa: E402
-from lib import libraries, programs  # noqa: E402
+from lib import libraries, programs, report  # noqa: E402
+from lib.common import (DEFAULT_LLVM_BIN, StepError, check_work_dir, run_cmd,  # noqa: E402
+                        run_env, slug)
+from lib.configs import SAMPLE_SIZES  # noqa: E402
+from lib.measure import EXE_NAME, LANGUAGES, count_relocs, section_sizes  # noqa: E402
+from lib.report import fmt_int, fmt_ratio  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -61,7 +65,6 @@ DEFAULT_BUILD_DIR = REPO_DIR / "build"
 PLUGIN_NAME = "KilnPlugin-22.so"
 PROGRAM_NAMES = ["sample"] + sorted(libraries.LIBRARIES)
 
-StepError = runlib.StepError
 
 
 def log(msg: str) -> None:
@@ -190,7 +193,7 @@ def summarize_remarks(remarks: Sequence[dict], pass_name: str = "kiln-strtab") -
 
 
 def reloc_figures(readelf_counts: dict[str, int]) -> dict[str, int]:
-    """run.count_relocs output -> RELATIVE and total dynamic relocations
+    """measure.count_relocs output -> RELATIVE and total dynamic relocations
     (.rela.dyn + .relr.dyn + .rela.plt; RELR counted decoded)."""
     dyn = (".rela.dyn", ".relr.dyn", ".rela.plt")
     return {
@@ -200,7 +203,7 @@ def reloc_figures(readelf_counts: dict[str, int]) -> dict[str, int]:
 
 
 def section_figures(sizes: dict[str, int]) -> dict[str, int]:
-    """run.section_sizes output -> .text (with .text.*), .rodata (with
+    """measure.section_sizes output -> .text (with .text.*), .rodata (with
     .rodata.*) and .data.rel.ro bytes."""
     def total(prefix):
         return sum(v for k, v in sizes.items() if k == prefix or k.startswith(prefix + "."))
@@ -282,16 +285,16 @@ class Bench:
         if out.exists():
             shutil.rmtree(out)
         cmd = [sys.executable, str(BENCH_DIR / "sample-app" / "generate.py"), "--out", str(out)]
-        cmd += runlib.SAMPLE_SIZES[self.args.sample_size]
+        cmd += SAMPLE_SIZES[self.args.sample_size]
         log("generating the sample app: " + shlex.join(cmd))
-        runlib.run_cmd(cmd, self.work / "sample" / "logs" / "generate.log", "sample-app generation")
+        run_cmd(cmd, self.work / "sample" / "logs" / "generate.log", "sample-app generation")
         sources = [l.strip() for l in (out / "sources.txt").read_text().splitlines()
                    if l.strip() and not l.lstrip().startswith("#")]
         it = ["--iterations", str(self.args.iterations)]
         return Program("sample", out, sources, ["-I", str(out / "src")], "exe",
-                       runlib.EXE_NAME, [], {"startup": ["startup"], "steady": ["steady"] + it},
+                       EXE_NAME, [], {"startup": ["startup"], "steady": ["steady"] + it},
                        {}, version="generate.py %s" % (
-                           " ".join(runlib.SAMPLE_SIZES[self.args.sample_size]) or "defaults"))
+                           " ".join(SAMPLE_SIZES[self.args.sample_size]) or "defaults"))
 
     def library_program(self, name: str) -> Program:
         pdir = self.work / name
@@ -352,7 +355,7 @@ class Bench:
         for src in prog.sources:
             suffix = Path(src).suffix
             driver = self.clangxx if suffix == ".cpp" else self.clang
-            lang = runlib.LANGUAGES[suffix][1] if prog.name == "sample" else []
+            lang = LANGUAGES[suffix][1] if prog.name == "sample" else []
             obj = cdir / "obj" / (src.replace("/", "_") + ".o")
             obj.parent.mkdir(parents=True, exist_ok=True)
             extra = (REMARK_CFLAGS + ["-foptimization-record-file=%s.opt.yaml" % obj]
@@ -363,7 +366,7 @@ class Bench:
         log("[%s/%s] compiling %d TUs (-j%d): %s" % (prog.name, cfg.name, len(jobs), self.jobs,
                                                    shlex.join(flags)))
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futs = [pool.submit(runlib.run_cmd, cmd,
+            futs = [pool.submit(run_cmd, cmd,
                                 cdir / "logs" / "compile" / (Path(src).name + ".log"),
                                 "[%s/%s] compiling %s" % (prog.name, cfg.name, src))
                     for src, obj, cmd in jobs]
@@ -387,7 +390,7 @@ class Bench:
         cmd = [driver] + flags + [str(o) for o in objs] + prog.libs + ["-o", str(out)]
         for old in cdir.glob("link-remarks.yaml*"):
             old.unlink()
-        runlib.run_cmd(cmd, cdir / "logs" / "link.log", "[%s/%s] link" % (prog.name, cfg.name))
+        run_cmd(cmd, cdir / "logs" / "link.log", "[%s/%s] link" % (prog.name, cfg.name))
         return out
 
     def build_driver(self, prog: Program, lib_dir: Path) -> Path:
@@ -405,12 +408,12 @@ class Bench:
         for s in srcs:
             o = ddir / (Path(s).stem + ".o")
             cflags = [f.replace("{gen}", str(self.work / prog.name / "gen")) for f in d["cflags"]]
-            runlib.run_cmd([self.clang, "-O2"] + cflags + ["-c", s, "-o", str(o)],
+            run_cmd([self.clang, "-O2"] + cflags + ["-c", s, "-o", str(o)],
                            ddir / "logs" / ("compile-%s.log" % Path(s).stem),
                            "[%s] compiling the driver %s" % (prog.name, Path(s).name))
             objs.append(str(o))
         exe = ddir / ("%s-driver" % prog.name)
-        runlib.run_cmd([self.clang, "-O2", "-fuse-ld=lld"] + objs +
+        run_cmd([self.clang, "-O2", "-fuse-ld=lld"] + objs +
                        [str(lib_dir / prog.artifact)] + d["libs"] + ["-o", str(exe)],
                        ddir / "logs" / "link.log", "[%s] linking the driver" % prog.name)
         return exe
@@ -428,11 +431,11 @@ class Bench:
         if prog.kind == "exe":
             exe = rdir / artifact.name
             shutil.copy2(artifact, exe)
-            env = runlib.run_env()
+            env = run_env()
         else:
             exe = rdir / driver.name
             shutil.copy2(driver, exe)
-            env = runlib.run_env({"LD_LIBRARY_PATH": str(artifact.parent)})
+            env = run_env({"LD_LIBRARY_PATH": str(artifact.parent)})
         outs = {}
         cdir = artifact.parent
         for name, argv in prog.runs.items():
@@ -487,13 +490,13 @@ class Bench:
 
     def measure(self, prog: Program, cfg: Config, artifact: Path, objs: list[Path]) -> dict:
         cdir = artifact.parent
-        sizes = runlib.section_sizes(runlib.run_cmd(
+        sizes = section_sizes(run_cmd(
             [self.size, "-A", str(artifact)], cdir / "logs" / "size.log", "llvm-size")
             .stdout.decode())
-        relocs = runlib.count_relocs(runlib.run_cmd(
+        relocs = count_relocs(run_cmd(
             [self.readelf, "-rW", str(artifact)], cdir / "logs" / "relocs.log",
             "llvm-readelf -r").stdout.decode())
-        audit = json.loads(runlib.run_cmd(
+        audit = json.loads(run_cmd(
             [str(self.kiln), "relocs", "--json", "--top=0", str(artifact)],
             cdir / "logs" / "kiln-relocs.log", "kiln relocs").stdout.decode())
         (cdir / "kiln-relocs.json").write_text(json.dumps(audit, indent=1) + "\n")
@@ -522,14 +525,6 @@ class Bench:
 COLUMNS = ["config", "RELATIVE", "vs", "dyn relocs", "string relocs", ".data.rel.ro", "vs",
            ".rodata", "vs", "ro+relro", "vs", ".text", "vs", "lowered (strings)", "missed",
            "output"]
-
-
-def fmt_int(v) -> str:
-    return "n/a" if v is None else format(v, ",")
-
-
-def fmt_ratio(v) -> str:
-    return "n/a" if v is None else "%.3f" % v
 
 
 def add_ratios(rows: list[dict]) -> None:
@@ -568,27 +563,13 @@ def table_cells(rows: list[dict]) -> list[list[str]]:
 
 
 def text_table(rows: list[dict]) -> str:
-    cells = table_cells(rows)
-    full = [c for c in cells if len(c) == len(COLUMNS)]
-    widths = [max([len(h)] + [len(c[i]) for c in full]) for i, h in enumerate(COLUMNS)]
-    widths[0] = max([widths[0]] + [len(c[0]) for c in cells])
-
-    def line(cs):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cs, widths))).rstrip()
-    out = [line(COLUMNS), "  ".join("-" * w for w in widths)]
-    for c in cells:
-        out.append(line(c) if len(c) == len(COLUMNS) else c[0].ljust(widths[0]) + "  " + c[1])
-    return "\n".join(out)
+    return report.text_table(COLUMNS, table_cells(rows))
 
 
 def markdown_table(rows: list[dict]) -> str:
-    out = ["| " + " | ".join(COLUMNS) + " |",
-           "|" + "|".join([":---"] + ["---:"] * (len(COLUMNS) - 2) + [":---"]) + "|"]
-    for c in table_cells(rows):
-        c = c + [""] * (len(COLUMNS) - len(c))
-        out.append("| " + " | ".join(c) + " |")
-    return "\n".join(out)
+    # The output column is left-aligned in markdown.
+    return report.markdown_table(COLUMNS, table_cells(rows),
+                                 "l" + "r" * (len(COLUMNS) - 2) + "l")
 
 
 def program_notes(rows: list[dict]) -> list[str]:
@@ -658,7 +639,7 @@ def run_program(bench: Bench, name: str, selected: list[Config]) -> dict:
         if fatal:
             row["status"], row["error"] = "skipped", fatal
             continue
-        cdir = pdir / "configs" / runlib.slug(cfg.name)
+        cdir = pdir / "configs" / slug(cfg.name)
         cdir.mkdir(parents=True, exist_ok=True)
         t0 = time.monotonic()
         try:
@@ -707,13 +688,13 @@ def parse_args(argv):
     ap.add_argument("--configs", default=",".join(CONFIG_NAMES),
                     help="comma-separated configurations (default: all); O2 is always "
                          "built first as the output reference")
-    ap.add_argument("--sample-size", choices=sorted(runlib.SAMPLE_SIZES), default="default")
+    ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--iterations", type=int, default=1000,
                     help="`kiln-sample steady --iterations N` (default: %(default)s)")
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--keep-going", action="store_true",
                     help="after a failing configuration, still run the others")
-    ap.add_argument("--llvm-bin", default=runlib.DEFAULT_LLVM_BIN)
+    ap.add_argument("--llvm-bin", default=DEFAULT_LLVM_BIN)
     ap.add_argument("--kiln-build-dir", default=str(DEFAULT_BUILD_DIR),
                     help="Kiln's build directory (lib/%s, bin/kiln, bin/kiln-lld; "
                          "default: %%(default)s)" % PLUGIN_NAME)
@@ -728,7 +709,7 @@ def parse_args(argv):
         cfgs.insert(0, REFERENCE)
     args.program_list = [p for p in PROGRAM_NAMES if p in progs]
     args.selected = [c for c in CONFIGS if c.name in cfgs]
-    runlib.check_work_dir(ap, args.work_dir)
+    check_work_dir(ap, args.work_dir)
     return args
 
 

@@ -7,8 +7,12 @@
 #
 #   utils/kiln-dev.sh demo   install, build, then run Kiln's main job on the
 #                            bundled sample application: the benchmark table
-#   utils/kiln-dev.sh test   install, build everything, run all tests
-#                            (lit + unit tests: the check-kiln target)
+#   utils/kiln-dev.sh test   install, build everything, check the code
+#                            (lint) and run all tests (lit + unit tests:
+#                            the check-kiln target)
+#   utils/kiln-dev.sh lint   clang-format-22 on every C++ file, clang-tidy-22
+#                            (.clang-tidy's checks) on every library and tool
+#                            source; fails on any difference or warning
 #   utils/kiln-dev.sh deps   only install the Debian packages that are missing
 #   utils/kiln-dev.sh build  only configure and build
 #
@@ -31,6 +35,7 @@ packages=(
   zlib1g-dev libzstd-dev
   libgtest-dev libgmock-dev libabsl-dev
   valgrind bolt-22 python3 cmake ninja-build make
+  clang-format-22 clang-tidy-22
 )
 
 log() { printf 'kiln-dev: %s\n' "$*" >&2; }
@@ -85,10 +90,32 @@ run_tests() {
   return $status
 }
 
+# Formatting and clang-tidy, over the whole tree: every C++ file is formatted
+# by clang-format-22 with the repository's .clang-format, and the library and
+# tool sources (not the tests) pass .clang-tidy's checks with no warning.
+run_lint() {
+  log "checking formatting (clang-format-22) and clang-tidy-22"
+  cd "$repo_root"
+  local unformatted
+  # The C files under test/ are lit inputs, laid out around their RUN lines.
+  unformatted=$(git ls-files '*.cpp' '*.h' '*.c' | grep -v '^test/.*[.]c$' |
+    while read -r f; do
+      clang-format-22 --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"
+    done)
+  if [ -n "$unformatted" ]; then
+    log "not formatted (run clang-format-22 -i on them):"
+    printf '  %s\n' $unformatted >&2
+    return 1
+  fi
+  git ls-files '*.cpp' | grep -v '^test/\|^bench/' |
+    xargs -P "$jobs" -n 8 clang-tidy-22 -p "$build_dir" --quiet \
+      --warnings-as-errors='*' 2> >(grep -v '^Suppressed\|^Use -header-filter' >&2)
+}
+
 run_demo() {
   log "running the benchmark on the bundled sample application"
   # shellcheck disable=SC2086
-  # The demo's rows (bench/run.py DEMO_CONFIGS); KILN_BENCH_ARGS may give
+  # The demo's rows (DEMO_CONFIGS in bench/lib/configs.py); KILN_BENCH_ARGS may give
   # another --configs (the last one wins).
   python3 "$repo_root/bench/run.py" --work-dir "$build_dir/bench" \
     --jobs "$jobs" --configs demo ${KILN_BENCH_ARGS:-}
@@ -97,10 +124,11 @@ run_demo() {
 case "${1:-}" in
   deps) install_deps ;;
   build) install_deps; configure_and_build ;;
-  test) install_deps; configure_and_build; run_tests ;;
+  test) install_deps; configure_and_build; run_lint; run_tests ;;
+  lint) install_deps; configure_and_build; run_lint ;;
   demo) install_deps; configure_and_build; run_demo ;;
   *)
-    sed -n '5,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,7 @@
 # Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Unit tests for the output parsers and table code of bench/run.py."""
+"""Unit tests for bench/run.py's output parsers (lib/measure.py), rows
+(lib/configs.py) and table (lib/report.py)."""
 
 import argparse
 import os
@@ -10,8 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import run  # noqa: E402
-from lib import programs  # noqa: E402
+from lib import common, configs, measure, programs, report  # noqa: E402
 
 READELF_R = """
 Relocation section '.rela.dyn' at offset 0x4a0 contains 3 entries:
@@ -43,7 +43,7 @@ Total                   365
 
 class ParserTest(unittest.TestCase):
     def test_count_relocs(self):
-        r = run.count_relocs(READELF_R)
+        r = measure.count_relocs(READELF_R)
         self.assertEqual(r[".rela.dyn"], 3)
         self.assertEqual(r["R_X86_64_RELATIVE@.rela.dyn"], 2)
         self.assertEqual(r[".relr.dyn"], 3)
@@ -51,33 +51,33 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(r[".rela.plt"], 1)
 
     def test_section_sizes(self):
-        self.assertEqual(run.section_sizes(SIZE_A),
+        self.assertEqual(measure.section_sizes(SIZE_A),
                          {".rodata": 8, ".text": 314, ".text.hot": 20, ".init": 23})
 
     def test_expand(self):
-        self.assertEqual(run.expand(["-fprofile-use={profile}", "-j{jobs}", "-O2"],
+        self.assertEqual(common.expand(["-fprofile-use={profile}", "-j{jobs}", "-O2"],
                                     profile="/p", jobs=2),
                          ["-fprofile-use=/p", "-j2", "-O2"])
-        with self.assertRaises(run.StepError):
-            run.expand(["{profile}"], jobs=2)
+        with self.assertRaises(common.StepError):
+            common.expand(["{profile}"], jobs=2)
 
     def test_configs_are_well_formed(self):
-        names = [c.name for c in run.CONFIGS]
+        names = [c.name for c in configs.CONFIGS]
         self.assertEqual(len(names), len(set(names)))
-        self.assertIn(run.REFERENCE_CONFIG, names)
-        for c in run.CONFIGS:
-            self.assertTrue(c.training is None or c.training in run.TRAININGS, c.name)
-        self.assertTrue(set(run.DEMO_CONFIGS) <= set(names))
-        self.assertIn(run.REFERENCE_CONFIG, run.DEMO_CONFIGS)
+        self.assertIn(configs.REFERENCE_CONFIG, names)
+        for c in configs.CONFIGS:
+            self.assertTrue(c.training is None or c.training in configs.TRAININGS, c.name)
+        self.assertTrue(set(configs.DEMO_CONFIGS) <= set(names))
+        self.assertIn(configs.REFERENCE_CONFIG, configs.DEMO_CONFIGS)
 
     def test_issue6_rows(self):
-        names = [c.name for c in run.CONFIGS]
-        budgets = (run.KILN_IMPORTS_BUDGET,) + run.KILN_IMPORTS_SWEEP
-        self.assertEqual([run.budget_suffix(b) for b in ("3%", "1%", "10%")],
+        names = [c.name for c in configs.CONFIGS]
+        budgets = (configs.KILN_IMPORTS_BUDGET,) + configs.KILN_IMPORTS_SWEEP
+        self.assertEqual([configs.budget_suffix(b) for b in ("3%", "1%", "10%")],
                          ["", "-1pct", "-10pct"])
-        planned = ["PGO+ThinLTO+kiln-imports" + run.budget_suffix(b) for b in budgets]
+        planned = ["PGO+ThinLTO+kiln-imports" + configs.budget_suffix(b) for b in budgets]
         combined = ["PGO+ThinLTO+kiln-import-shaping+kiln-imports+kiln-inline" +
-                    run.budget_suffix(b) for b in budgets]
+                    configs.budget_suffix(b) for b in budgets]
         rows = ["PGO+ThinLTO+import-limit-5", "PGO+ThinLTO+import-limit-30", *planned,
                 "PGO+ThinLTO+kiln-inline", "PGO+ThinLTO+kiln-import-shaping+import-limit-5",
                 *combined]
@@ -86,7 +86,7 @@ class ParserTest(unittest.TestCase):
         stock = names.index("PGO+ThinLTO+stock-imports")
         for name in rows:
             self.assertLess(stock, names.index(name), name)
-        by_name = {c.name: c for c in run.CONFIGS}
+        by_name = {c.name: c for c in configs.CONFIGS}
         for name in planned + combined:
             self.assertIsNotNone(by_name[name].prepare, name)
             self.assertFalse(by_name[name].stock, name)
@@ -102,10 +102,10 @@ class HeldOutTest(unittest.TestCase):
     """The held-out scenarios are never training runs."""
 
     def test_no_training_runs_heldout(self):
-        for tr in run.TRAININGS.values():
+        for tr in configs.TRAININGS.values():
             for scenario in tr.scenarios:
                 self.assertIn(scenario, (("steady",), ("startup",)), tr.name)
-        self.assertNotIn(run.SAMPLE_HELDOUT_ARGS[0], ("steady", "startup"))
+        self.assertNotIn(configs.SAMPLE_HELDOUT_ARGS[0], ("steady", "startup"))
 
     def test_zstd_heldout_differs_from_training(self):
         scenarios, inputs = programs.zstd_scenarios()
@@ -119,9 +119,9 @@ class HeldOutTest(unittest.TestCase):
 
     def test_heldout_args(self):
         args = argparse.Namespace(work_dir="/nonexistent", jobs=1, iterations=None)
-        h = run.Harness(args, tools=None)
+        h = measure.Harness(args, tools=None)
         self.assertIsNone(h.heldout_args())
-        h.app = run.App(Path("/x"), [], {}, scenarios={"startup": ["a"], "steady": ["b"]})
+        h.app = measure.App(Path("/x"), [], {}, scenarios={"startup": ["a"], "steady": ["b"]})
         self.assertIsNone(h.heldout_args())
         h.app.scenarios["heldout"] = ["c", "d"]
         self.assertEqual(h.heldout_args(), ["c", "d"])
@@ -143,10 +143,10 @@ class TableTest(unittest.TestCase):
     def test_ratios_and_error_row(self):
         results = [self._result("O2", 2000, 300), self._result("PGO", 1000, 200),
                    self._result("X", 0, 0, status="error")]
-        run.add_ratios(results)
+        report.add_ratios(results)
         self.assertEqual(results[1]["metrics"]["ir_steady_vs_o2"], 0.5)
         self.assertEqual(results[0]["metrics"]["i1_vs_best_stock"], 1.5)
-        text = run.text_table(results).splitlines()
+        text = report.results_text_table(results).splitlines()
         self.assertEqual(len(text), 5)
         self.assertIn("0.500", text[3])
         self.assertIn("10 (8)", text[2])
@@ -161,20 +161,20 @@ class TableTest(unittest.TestCase):
                    self._result("PGO", 1000, 200, heldout=4000),
                    self._result("Y", 900, 100, heldout=None)]
         # Relative to the run's reference, here not O2.
-        run.add_ratios(results, reference="PGO")
+        report.add_ratios(results, reference="PGO")
         self.assertEqual(results[0]["metrics"]["ir_heldout_vs_ref"], 1.25)
         self.assertEqual(results[1]["metrics"]["ir_heldout_vs_ref"], 1.0)
         self.assertIsNone(results[2]["metrics"]["ir_heldout_vs_ref"])
         self.assertEqual(results[0]["metrics"]["ir_steady_vs_o2"], 1.0)
-        text = run.text_table(results).splitlines()
+        text = report.results_text_table(results).splitlines()
         self.assertRegex(text[0], r"^config +Ir steady +vs O2 +Ir held-out +vs ref +I1 misses")
         self.assertRegex(text[2], r"^O2 +2,000 +1\.000 +5,000 +1\.250 +300 ")
         self.assertRegex(text[4], r"^Y +900 +0\.450 +n/a +n/a +100 ")
-        md = run.markdown_table(results).splitlines()
+        md = report.results_markdown_table(results).splitlines()
         self.assertTrue(md[0].startswith("| config | Ir steady | vs O2 | Ir held-out | vs ref |"))
         self.assertTrue(md[3].startswith("| PGO | 1,000 | 0.500 | 4,000 | 1.000 |"))
         # Without a reference row, no ratio (rather than one to an arbitrary row).
-        run.add_ratios(results, reference=None)
+        report.add_ratios(results, reference=None)
         self.assertIsNone(results[0]["metrics"]["ir_heldout_vs_ref"])
 
 

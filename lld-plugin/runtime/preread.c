@@ -9,7 +9,7 @@
  * The record below is the whole interface with kiln-lld: it is linked in
  * with magic bytes and a zero length, and kiln-lld overwrites the distance
  * and the length in the output file once the startup range has its final
- * addresses (lld-plugin/order/lib/PrereadPlan.cpp). Storing a distance from
+ * addresses (lld-plugin/driver/lib/PrereadPlan.cpp). Storing a distance from
  * the record rather than an address keeps it valid wherever the loader puts
  * a PIE or shared library. `volatile` keeps the compiler from folding the
  * zero it sees at compile time.

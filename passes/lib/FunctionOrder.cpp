@@ -12,6 +12,8 @@
 
 #include "kiln/Layout/CallGraph.h"
 #include "kiln/Layout/CompositeLayout.h"
+#include "kiln/Layout/LayoutAlgorithmOption.h"
+#include "kiln/Order/OrderFileText.h"
 #include "kiln/Passes/CallGraphProfile.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -22,7 +24,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 using namespace kiln;
@@ -33,6 +34,12 @@ static cl::opt<std::string>
     OrderOutput("kiln-function-order-out", cl::value_desc("file"), cl::init(""),
                 cl::desc("kiln-function-order: also write the order as a "
                          "symbol ordering file (for the next link)"));
+
+static cl::opt<layout::OrderAlgorithm>
+    LayoutAlgorithm("kiln-layout-algorithm",
+                    cl::init(layout::OrderAlgorithm::Kiln),
+                    cl::desc("kiln-function-order: the layout algorithm"),
+                    layout::getOrderAlgorithmValues());
 
 static cl::opt<unsigned> LayoutPageSize(
     "kiln-layout-page-size", cl::init(4096),
@@ -111,22 +118,25 @@ static ModuleGraph buildGraph(Module &M, const CallGraphProfile &Profile,
 /// line, with a header. \returns false after a warning if it cannot.
 static bool writeOrderFile(Module &M, ArrayRef<Function *> Order,
                            StringRef Path) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_Text);
-  if (EC) {
-    warn(M, "cannot write the ordering file '" + Path + "': " + EC.message());
-    return false;
-  }
-  Out.os() << "# Kiln function order of the full-LTO module '"
-           << M.getModuleIdentifier() << "'\n";
-  Mangler Mang;
-  for (Function *F : Order) {
-    SmallString<64> Name;
-    Mang.getNameWithPrefix(Name, F, /*CannotUsePrivateLabel=*/false);
-    Out.os() << Name << '\n';
-  }
-  Out.keep();
-  return true;
+  Error E = writeTextOutput(Path, [&](raw_ostream &OS) {
+    writeOrderFileHeader({getOrderFileTitle(DEBUG_TYPE),
+                          ("Kiln function order of the full-LTO module '" +
+                           M.getModuleIdentifier() + "' (algorithm: " +
+                           layout::getOrderAlgorithmName(LayoutAlgorithm) +
+                           "; page size: " + Twine(LayoutPageSize) + ")")
+                              .str()},
+                         OS);
+    Mangler Mang;
+    for (Function *F : Order) {
+      SmallString<64> Name;
+      Mang.getNameWithPrefix(Name, F, /*CannotUsePrivateLabel=*/false);
+      OS << Name << '\n';
+    }
+  });
+  if (!E)
+    return true;
+  warn(M, "cannot write the ordering file: " + toString(std::move(E)));
+  return false;
 }
 
 PreservedAnalyses FunctionOrderPass::run(Module &M,
@@ -166,7 +176,7 @@ PreservedAnalyses FunctionOrderPass::run(Module &M,
   layout::CompositeLayoutConfig Config;
   Config.PageSize = LayoutPageSize;
   layout::CompositeLayout Layout =
-      layout::computeCompositeLayout(MG.Graph, Config);
+      layout::orderCallGraph(MG.Graph, LayoutAlgorithm, Config);
 
   // The laid-out functions first, in layout order; then every other function
   // in its current order (cold and unprofiled code, and declarations, which

@@ -9,6 +9,8 @@
 #include "StartupFunctions.h"
 #include "Diagnostics.h"
 
+#include "kiln/Sources/TemporalTraces.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -97,37 +99,38 @@ static bool readStartupProfile(Module &M, StringRef PassName,
     Warn(toString(Reader.takeError()));
     return false;
   }
-  const auto &Traces = (*Reader)->getTemporalProfTraces();
-  if (Traces.empty()) {
-    Warn("it has no temporal profile traces (profile a build made with "
-         "-ftemporal-profile)");
-    return false;
-  }
-  DenseSet<uint64_t> TracedHashes;
-  for (const TemporalProfTraceTy &Trace : Traces)
-    TracedHashes.insert(Trace.FunctionNameRefs.begin(),
-                        Trace.FunctionNameRefs.end());
-  Startup.NumTraces = Traces.size();
-  Startup.NumTracedFunctions = TracedHashes.size();
+  // Every function by the hash of each of its profile names; the first
+  // function of a hash (in module order) keeps it.
   DenseMap<uint64_t, const Function *> FunctionOfHash;
   for (const Function &F : M) {
     if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
       continue;
-    for (const std::string &Name : getProfileNames(F)) {
-      uint64_t Hash = MD5Hash(Name);
-      if (!TracedHashes.contains(Hash))
-        continue;
-      Startup.TracedNames.insert(F.getName());
-      FunctionOfHash.try_emplace(Hash, &F);
-    }
+    for (const std::string &Name : getProfileNames(F))
+      FunctionOfHash.try_emplace(MD5Hash(Name), &F);
   }
+  DenseSet<uint64_t> TracedHashes;
+  std::vector<kiln::ResolvedTrace<const Function *>> Traces =
+      kiln::readTemporalTraces<const Function *>(
+          **Reader, [&](uint64_t Hash) -> std::optional<const Function *> {
+            TracedHashes.insert(Hash);
+            if (const Function *F = FunctionOfHash.lookup(Hash))
+              return F;
+            return std::nullopt;
+          });
+  if (Traces.empty()) {
+    Warn(kiln::NoTemporalTracesHint);
+    return false;
+  }
+  Startup.NumTraces = Traces.size();
+  Startup.NumTracedFunctions = TracedHashes.size();
   // First execution: trace by trace, each function where it first appears.
   StringSet<> Ordered;
-  for (const TemporalProfTraceTy &Trace : Traces)
-    for (uint64_t Hash : Trace.FunctionNameRefs)
-      if (const Function *F = FunctionOfHash.lookup(Hash))
-        if (Ordered.insert(F->getName()).second)
-          Startup.FirstExecutionOrder.push_back(F->getName().str());
+  for (const kiln::ResolvedTrace<const Function *> &Trace : Traces)
+    for (const Function *F : Trace.Functions) {
+      Startup.TracedNames.insert(F->getName());
+      if (Ordered.insert(F->getName()).second)
+        Startup.FirstExecutionOrder.push_back(F->getName().str());
+    }
   return true;
 }
 

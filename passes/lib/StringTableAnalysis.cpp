@@ -368,7 +368,7 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
         (Element < 0 || uint64_t(Element) >= T.NumElements))
       return Verdict{Refusal::UnknownUse, &Load};
     uint64_t LoadSize = DL.getTypeStoreSize(Load.getType());
-    auto Field = find_if(T.Fields, [&](const TableField &F) {
+    auto *Field = find_if(T.Fields, [&](const TableField &F) {
       return F.Offset <= InElement && InElement + LoadSize <= F.Offset + F.Size;
     });
     if (Field == T.Fields.end())
@@ -394,7 +394,7 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
     else
       Operands = {Anchor->getOperand(1), Anchor->getOperand(2)};
     for (Value *V : Operands) {
-      auto It = T.Addresses.find(V);
+      auto *It = T.Addresses.find(V);
       if (It == T.Addresses.end() ||
           !isElementAligned(It->second, T.Stride, DL))
         return Verdict{Refusal::UnknownUse, Anchor};
@@ -407,7 +407,7 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
     if (Cmp->isSigned())
       return Verdict{Refusal::IdentityCompare, Cmp};
     for (Value *Operand : Cmp->operands()) {
-      auto It = T.Addresses.find(Operand);
+      auto *It = T.Addresses.find(Operand);
       if (It == T.Addresses.end() ||
           !isElementAligned(It->second, T.Stride, DL))
         return Verdict{Refusal::IdentityCompare, Cmp};

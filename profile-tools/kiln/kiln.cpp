@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Layout/CallGraph.h"
+#include "kiln/Layout/LayoutAlgorithmOption.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
@@ -227,7 +228,9 @@ static cl::list<std::string>
                 cl::desc("<objects and archives of the link, or the linked "
                          "binary>"),
                 cl::cat(KilnCategory));
+namespace {
 enum class OrderFormatChoice { Default, ELF, COFF, MachO, Edges };
+} // namespace
 static cl::opt<OrderFormatChoice> OrderFormat(
     "format", cl::sub(OrderCmd), cl::init(OrderFormatChoice::Default),
     cl::desc("the ordering file's dialect (default: the inputs' format)"),
@@ -239,19 +242,9 @@ static cl::opt<OrderFormatChoice> OrderFormat(
         clEnumValN(OrderFormatChoice::Edges, "edges",
                    "lld --call-graph-ordering-file (lld sorts)")),
     cl::cat(KilnCategory));
-static cl::opt<kiln::OrderingAlgorithm> OrderAlgorithm(
-    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderingAlgorithm::Kiln),
-    cl::desc("the layout algorithm"),
-    cl::values(clEnumValN(kiln::OrderingAlgorithm::Kiln, "kiln",
-                          "startup first, then hot, warm (default)"),
-               clEnumValN(kiln::OrderingAlgorithm::C3, "c3",
-                          "call-chain clustering (hfsort)"),
-               clEnumValN(kiln::OrderingAlgorithm::CDSort, "cdsort",
-                          "cache-directed sort (ext-TSP)"),
-               clEnumValN(kiln::OrderingAlgorithm::PettisHansen,
-                          "pettis-hansen", "Pettis-Hansen"),
-               clEnumValN(kiln::OrderingAlgorithm::Partitioning, "bp",
-                          "balanced partitioning of startup traces")),
+static cl::opt<kiln::OrderAlgorithm> OrderAlgorithm(
+    "algorithm", cl::sub(OrderCmd), cl::init(kiln::OrderAlgorithm::Kiln),
+    cl::desc("the layout algorithm"), kiln::layout::getOrderAlgorithmValues(),
     cl::cat(KilnCategory));
 static cl::opt<std::string>
     OrderPageSize("page-size", cl::sub(OrderCmd), cl::init("4K"),

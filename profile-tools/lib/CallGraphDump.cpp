@@ -122,7 +122,7 @@ static void printDOT(const CallGraph &G, ArrayRef<Edge> Edges,
     Nodes.push_back(E.Callee);
   }
   llvm::sort(Nodes);
-  Nodes.erase(std::unique(Nodes.begin(), Nodes.end()), Nodes.end());
+  Nodes.erase(llvm::unique(Nodes), Nodes.end());
   for (layout::NodeId N : Nodes) {
     OS << "  n" << N << " [label=\"";
     OS.write_escaped(

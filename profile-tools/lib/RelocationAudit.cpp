@@ -293,11 +293,12 @@ void AuditBuilder::finalize() {
            std::make_tuple(B.Address, B.Size, -int(B.Binding),
                            StringRef(B.Name));
   });
-  Objects.erase(std::unique(Objects.begin(), Objects.end(),
-                            [](const AuditedObject &A, const AuditedObject &B) {
-                              return A.Address == B.Address && A.Size == B.Size;
-                            }),
-                Objects.end());
+  Objects.erase(
+      llvm::unique(Objects,
+                   [](const AuditedObject &A, const AuditedObject &B) {
+                     return A.Address == B.Address && A.Size == B.Size;
+                   }),
+      Objects.end());
   for (size_t I = 0; I < Objects.size(); ++I)
     ObjectIndex.add(Objects[I].Address, Objects[I].Size, I);
   ObjectIndex.finalize();
@@ -900,7 +901,7 @@ static Expected<RelocationAudit> auditCOFF(const COFFObjectFile &Obj,
   }
   for (auto &[SectionNumber, Starts] : SymbolStarts) {
     llvm::sort(Starts);
-    Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
+    Starts.erase(llvm::unique(Starts), Starts.end());
   }
   for (auto &[SectionNumber, O] : Candidates) {
     const SectionInfo &S = Builder.getSection(SectionNumber - 1);
@@ -1077,7 +1078,7 @@ static Expected<RelocationAudit> auditMachO(MachOObjectFile &Obj,
     Result.SymbolTable = "Mach-O symbol table";
   for (auto &[SectionIndex, Starts] : SymbolStarts) {
     llvm::sort(Starts);
-    Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
+    Starts.erase(llvm::unique(Starts), Starts.end());
   }
   for (auto &[SectionIndex, O] : Candidates) {
     const SectionInfo &S = Builder.getSection(SectionIndex);
@@ -1244,7 +1245,7 @@ static Expected<RelocationAudit> auditUnguarded(StringRef Path) {
 }
 
 Expected<RelocationAudit> relocs::auditRelocations(StringRef Path) {
-  // As lld-plugin/sources/lib/CrashGuard.h does for the linker inputs:
+  // As sources/lib/CrashGuard.h does for the linker inputs:
   // LLVM's object readers trust some offsets of a corrupt file; a fault
   // there becomes this error when the tool enabled crash recovery.
   std::optional<Expected<RelocationAudit>> Result;

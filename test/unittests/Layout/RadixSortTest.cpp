@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RadixSort.h" // Private to the engine: lld-plugin/layout/lib.
+#include "RadixSort.h" // Private to the engine: layout/lib.
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

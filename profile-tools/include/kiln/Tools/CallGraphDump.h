@@ -18,12 +18,10 @@
 
 #include "kiln/Layout/CallGraph.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <cstdint>
 #include <string>
-
-namespace llvm {
-class raw_ostream;
-} // namespace llvm
 
 namespace kiln {
 

@@ -1,0 +1,159 @@
+//===- OrderReport.cpp - What an order covers, for users ------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Order/OrderReport.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace kiln;
+
+/// Unbound names listed in the summary per profile; the JSON report has all.
+static constexpr size_t MaxListedProblems = 10;
+
+static double percent(uint64_t Part, uint64_t Whole) {
+  return Whole ? 100.0 * double(Part) / double(Whole) : 100.0;
+}
+
+void kiln::printOrderSummary(const OrderReportContext &Context,
+                             const OrderPlan &Plan, const LinkerInputs &Inputs,
+                             const OrderFileReport &Report, raw_ostream &Diag) {
+  Diag << Context.Tool << ": wrote " << Report.Written << " entries ("
+       << Report.BytesWritten << " bytes of code) to " << Context.OutputName
+       << '\n';
+  if (Context.Algorithm == OrderAlgorithm::Kiln && Context.ShowGroups)
+    for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
+      const layout::GroupSummary &S = Plan.Layout.Groups[G];
+      if (!S.NumNodes)
+        continue;
+      Diag << "  " << layout::getLayoutGroupName(layout::LayoutGroup(G)) << ": "
+           << S.NumNodes << " functions, " << S.Bytes << " bytes, " << S.Pages
+           << " pages, by " << layout::getOrderMethodName(S.Method) << '\n';
+    }
+  for (const ProfileCoverage &C : Plan.Coverage) {
+    Diag << "  profile " << C.Path << " (" << C.Scenario << "): bound "
+         << C.Bound << " of " << C.Executed << " executed functions ("
+         << format("%.1f", percent(C.BoundWeight, C.ExecutedWeight))
+         << "% of their counts)\n";
+    if (C.Unbound.empty())
+      continue;
+    WithColor::warning(Diag, Context.Program)
+        << C.Path << ": " << C.Unbound.size()
+        << " executed function(s) could not be bound to one symbol of the "
+           "inputs and are not ordered\n";
+    for (size_t I = 0; I < std::min(C.Unbound.size(), MaxListedProblems); ++I)
+      Diag << "    " << C.Unbound[I].first << ": " << C.Unbound[I].second
+           << '\n';
+    if (C.Unbound.size() > MaxListedProblems)
+      Diag << "    ... and " << C.Unbound.size() - MaxListedProblems
+           << " more (see --report)\n";
+  }
+  if (!Plan.LoadCodeAtStartup.empty()) {
+    Diag << "  load-time code placed with startup (no profile counts it):";
+    for (size_t I = 0;
+         I < std::min(Plan.LoadCodeAtStartup.size(), MaxListedProblems); ++I)
+      Diag << ' ' << Inputs.Functions[Plan.LoadCodeAtStartup[I]].Name;
+    if (Plan.LoadCodeAtStartup.size() > MaxListedProblems)
+      Diag << " ... and " << Plan.LoadCodeAtStartup.size() - MaxListedProblems
+           << " more";
+    Diag << '\n';
+  }
+  auto ListIssues = [&](ArrayRef<OrderFileIssue> Issues, StringRef What) {
+    if (Issues.empty())
+      return;
+    WithColor::warning(Diag, Context.Program)
+        << What << ": " << Issues.size() << '\n';
+    for (size_t I = 0; I < std::min(Issues.size(), MaxListedProblems); ++I) {
+      const InputFunction &F = Inputs.Functions[Issues[I].Function];
+      Diag << "    " << F.Name << " [" << F.Object << "]: " << Issues[I].Reason
+           << '\n';
+    }
+    if (Issues.size() > MaxListedProblems)
+      Diag << "    ... and " << Issues.size() - MaxListedProblems
+           << " more (see --report)\n";
+  };
+  ListIssues(Report.Skipped, "functions left out of the ordering file");
+  ListIssues(Report.Shared,
+             "entries whose name other functions share (they move too)");
+}
+
+void kiln::writeOrderReportJSON(const OrderReportContext &Context,
+                                const OrderPlan &Plan,
+                                const LinkerInputs &Inputs,
+                                const OrderFileReport &Report,
+                                raw_ostream &OS) {
+  json::OStream J(OS, /*IndentSize=*/2);
+  auto Issues = [&](ArrayRef<OrderFileIssue> List) {
+    J.array([&] {
+      for (const OrderFileIssue &I : List)
+        J.object([&] {
+          J.attribute("symbol", Inputs.Functions[I.Function].Name);
+          J.attribute("object", Inputs.Functions[I.Function].Object);
+          J.attribute("reason", I.Reason);
+        });
+    });
+  };
+  J.object([&] {
+    J.attribute("format", Context.Format);
+    J.attribute("algorithm", getOrderAlgorithmName(Context.Algorithm));
+    J.attribute("page_size", Context.PageSize);
+    J.attribute("entries_written", Report.Written);
+    J.attribute("bytes_written", Report.BytesWritten);
+    if (Context.Algorithm == OrderAlgorithm::Kiln)
+      J.attributeArray("groups", [&] {
+        for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
+          const layout::GroupSummary &S = Plan.Layout.Groups[G];
+          J.object([&] {
+            J.attribute("group",
+                        layout::getLayoutGroupName(layout::LayoutGroup(G)));
+            J.attribute("functions", S.NumNodes);
+            J.attribute("bytes", S.Bytes);
+            J.attribute("pages", S.Pages);
+            J.attribute("method", layout::getOrderMethodName(S.Method));
+          });
+        }
+      });
+    J.attributeArray("profiles", [&] {
+      for (const ProfileCoverage &C : Plan.Coverage)
+        J.object([&] {
+          J.attribute("path", C.Path);
+          J.attribute("scenario", C.Scenario);
+          J.attribute("executed_functions", C.Executed);
+          J.attribute("bound_functions", C.Bound);
+          J.attribute("executed_count", C.ExecutedWeight);
+          J.attribute("bound_count", C.BoundWeight);
+          J.attributeArray("unbound", [&] {
+            for (const std::pair<std::string, std::string> &U : C.Unbound)
+              J.object([&] {
+                J.attribute("name", U.first);
+                J.attribute("reason", U.second);
+              });
+          });
+        });
+    });
+    J.attributeArray("load_code_at_startup", [&] {
+      for (size_t I : Plan.LoadCodeAtStartup)
+        J.object([&] {
+          const InputFunction &F = Inputs.Functions[I];
+          J.attribute("name", F.Name);
+          J.attribute("object", F.Object);
+        });
+    });
+    J.attributeBegin("skipped");
+    Issues(Report.Skipped);
+    J.attributeEnd();
+    J.attributeBegin("shared_names");
+    Issues(Report.Shared);
+    J.attributeEnd();
+  });
+  OS << '\n';
+}
