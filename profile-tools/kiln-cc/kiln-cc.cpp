@@ -44,7 +44,9 @@ using namespace kiln;
 #define KILN_LLVM_BIN_DIR "/usr/lib/llvm-22/bin"
 #endif
 
+namespace {
 enum class Tool { CC, CXX, Binutil };
+} // namespace
 
 // The binutils that must read ThinLTO bitcode objects: each name the wrapper
 // answers to, and LLVM's tool it runs. CMake looks for the llvm-* names

@@ -95,13 +95,13 @@ static json::Value toJSON(const PgoRun &R) {
   return O;
 }
 
-bool fromJSON(const json::Value &V, PgoFileStamp &S, json::Path P) {
+static bool fromJSON(const json::Value &V, PgoFileStamp &S, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("path", S.Path) && O.mapOptional("size", S.Size) &&
          O.mapOptional("mtime", S.MTime) && O.mapOptional("hash", S.Hash);
 }
 
-bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
+static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("command", B.Command) && O.mapOptional("cwd", B.Cwd) &&
          O.mapOptional("time", B.Time) &&
@@ -118,7 +118,7 @@ bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
          O.mapOptional("replays", B.Replays);
 }
 
-bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
+static bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("id", R.Id) && O.map("scenario", R.Scenario) &&
          O.map("command", R.Command) && O.mapOptional("cwd", R.Cwd) &&
