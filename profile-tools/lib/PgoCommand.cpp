@@ -1154,6 +1154,9 @@ static Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   for (const PgoFileStamp &S : M->Instrument->Sources)
     Sources.push_back(S.Path);
 
+  if (Targets.empty())
+    Err << "kiln: warning: optimize: the instrumented build linked no program "
+           "(or none is left): no link gets Kiln's order\n";
   // With the context-sensitive relink, the build links the profiled
   // programs instrumented (the compiles are the final ones), the training
   // runs are replayed on them, and they are linked again with the order
