@@ -28,6 +28,7 @@
 #include "kiln/Tools/EvalCommand.h"
 #include "kiln/Tools/ImportsCommand.h"
 #include "kiln/Tools/OrderCommand.h"
+#include "kiln/Tools/PgoCommand.h"
 #include "kiln/Tools/RelocsCommand.h"
 #include "kiln/Tools/ThinBackend.h"
 
@@ -36,6 +37,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -115,6 +117,13 @@ static cl::SubCommand ThinBackendCmd(
     "Run one backend job of a distributed ThinLTO build with Kiln's plugin: "
     "a module and its index from ld.lld --thinlto-index-only in, a native "
     "object out (see docs/CommandGuide/kiln-thin-backend.rst)");
+
+// `kiln pgo <phase>` has subcommands of its own and parses its arguments
+// itself (pgoMain); this entry lists it in `kiln --help`.
+static cl::SubCommand PgoCmd(
+    "pgo",
+    "The guided flow around the project's own build command: kiln pgo "
+    "instrument|run|optimize|status (see docs/CommandGuide/kiln-pgo.rst)");
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
@@ -612,6 +621,25 @@ static Error thinBackendMain(const char *Argv0) {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln pgo
+//===----------------------------------------------------------------------===//
+
+static Error pgoMain(int Argc, const char **Argv) {
+  static int AddressInKiln;
+  kiln::PgoEnvironment Env;
+  Env.KilnBinDir = sys::path::parent_path(
+                       sys::fs::getMainExecutable(Argv[0], &AddressInKiln))
+                       .str();
+  if (Expected<std::string> Plugin = kiln::findPlugin(Argv[0], &AddressInKiln))
+    Env.Plugin = *Plugin;
+  else
+    consumeError(Plugin.takeError());
+  Env.KilnVersion = KILN_VERSION_STRING;
+  std::vector<std::string> Args(Argv + 2, Argv + Argc);
+  return kiln::runPgoCommand(Args, Env, outs(), errs());
+}
+
+//===----------------------------------------------------------------------===//
 // main
 //===----------------------------------------------------------------------===//
 
@@ -650,6 +678,8 @@ int main(int Argc, const char **Argv) {
         << "no subcommand specified; run 'kiln --help' for the list\n";
     return 1;
   }
+  if (StringRef(Argv[1]) == "pgo")
+    return kiln::reportToolError(ToolName, pgoMain(Argc, Argv));
   cl::ParseCommandLineOptions(
       Argc, Argv,
       "Kiln: profile-driven function layout, section placement, ThinLTO "

@@ -8,6 +8,7 @@
 
 #include "kiln/LLDDriver/KilnLinkOptions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
@@ -73,11 +74,18 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
       Field = Value->str();
       return Error::success();
     };
+    // A scenario given again with the same spelling is the same scenario:
+    // build systems repeat LDFLAGS, and counting it twice would double its
+    // weight (and, for startup, change how the startup group is ordered).
+    auto AddScenario = [&](std::string Spec) {
+      if (!is_contained(K.Scenarios, Spec))
+        K.Scenarios.push_back(std::move(Spec));
+    };
     auto Scenario = [&](StringRef Kind) -> Error {
       std::string Path;
       if (Error E = Text(Path))
         return E;
-      K.Scenarios.push_back((Kind + "=" + Path).str());
+      AddScenario((Kind + "=" + Path).str());
       return Error::success();
     };
     Error E = StringSwitch<std::function<Error()>>(Name)
@@ -88,7 +96,7 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                           std::string Spec;
                           if (Error E = Text(Spec))
                             return E;
-                          K.Scenarios.push_back(Spec);
+                          AddScenario(std::move(Spec));
                           return Error::success();
                         })
                   .Case("algorithm", [&] { return Text(K.Algorithm); })

@@ -62,6 +62,27 @@ TEST(KilnLinkOptions, TakesKilnOptionsOut) {
   EXPECT_TRUE(S->Kiln.requestsProfileGuidedLink());
 }
 
+TEST(KilnLinkOptions, RepeatedScenarioCountsOnce) {
+  // A Makefile that repeats LDFLAGS gives each option twice; the same
+  // spelling is the same scenario, so the link plans as if it was given once.
+  Expected<kiln::SplitLinkCommand> S = split(
+      {"kiln-lld", "--kiln-profile=app.profdata",
+       "--kiln-startup-profile=start.profdata", "a.o",
+       "--kiln-profile=app.profdata", "--kiln-startup-profile=start.profdata",
+       "--kiln-scenario=steady=app.profdata"});
+  ASSERT_THAT_EXPECTED(S, Succeeded());
+  EXPECT_THAT(S->Kiln.Scenarios,
+              ElementsAre("steady=app.profdata", "startup=start.profdata"));
+  // Another weight or another file is another scenario.
+  S = split({"kiln-lld", "--kiln-profile=a.profdata",
+             "--kiln-scenario=steady=a.profdata:2",
+             "--kiln-profile=b.profdata"});
+  ASSERT_THAT_EXPECTED(S, Succeeded());
+  EXPECT_THAT(S->Kiln.Scenarios,
+              ElementsAre("steady=a.profdata", "steady=a.profdata:2",
+                          "steady=b.profdata"));
+}
+
 TEST(KilnLinkOptions, LeavesPluginOptionsAlone) {
   // `-kiln-x` after -mllvm belongs to the plugin; even `--kiln-x` there does.
   Expected<kiln::SplitLinkCommand> S =

@@ -35,7 +35,8 @@ namespace kiln {
 /// What `--kiln-*` link options ask for.
 struct KilnLinkOptions {
   /// `--kiln-scenario=<kind>=<path>[:<weight>]`, with `--kiln-profile=P`
-  /// as `steady=P` and `--kiln-startup-profile=P` as `startup=P`.
+  /// as `steady=P` and `--kiln-startup-profile=P` as `startup=P`; a spec
+  /// given again with the same spelling is kept once.
   std::vector<std::string> Scenarios;
   std::string Algorithm = "kiln"; ///< `--kiln-algorithm=`.
   std::string PageSize = "4K";    ///< `--kiln-page-size=`.

@@ -1,0 +1,162 @@
+//===- kiln/Tools/PgoFlags.h - Flags of the kiln pgo phases -----*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What `kiln pgo instrument` and `kiln pgo optimize` add to every compiler
+/// and linker command of the user's build, computed from data only (paths of
+/// the tools and profiles, the switches): no file is read or written here,
+/// so the flags can be unit-tested and printed by `kiln pgo status`.
+///
+/// The optimize phase is the best configuration of docs/benchmarks.md
+/// measured without a context-sensitive relink (`Kiln-lld+split`): ThinLTO
+/// with a compile profile that holds every scenario, its counts multiplied
+/// by 64 for the machine function splitter (docs/Passes/FunctionSplitting.rst),
+/// and the link through kiln-lld with Kiln's function order from the startup
+/// and steady-state profiles and `-kiln-split-functions` in the backends.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_PGOFLAGS_H
+#define KILN_TOOLS_PGOFLAGS_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// The weight the compile profile's counts are multiplied by when function
+/// splitting is on (docs/Passes/FunctionSplitting.rst, "Why the profile is
+/// weighted x64").
+inline constexpr unsigned PgoSplitProfileWeight = 64;
+
+/// The transforms of the optimize phase; each can be switched off.
+struct PgoTransforms {
+  bool ThinLTO = true; ///< `-flto=thin` (off: `--no-lto`).
+  bool Order = true;   ///< kiln-lld's function order (off: `--no-order`).
+  bool Split = true;   ///< `-kiln-split-functions` (off: `--no-split`).
+  /// The order from context-sensitive profiles of the final objects: one
+  /// more instrumented link and a replay of the training runs, then the
+  /// final link (off: `--no-cs`). Needs ThinLTO and the order.
+  bool ContextSensitive = true;
+
+  /// \returns true if the context-sensitive relink takes place.
+  bool usesContextSensitiveRelink() const {
+    return ContextSensitive && ThinLTO && Order;
+  }
+};
+
+/// Where things are.
+struct PgoToolPaths {
+  std::string LLVMBinDir; ///< clang, ld.lld, llvm-profdata live here.
+  std::string KilnLLD;    ///< kiln-lld.
+  std::string Plugin;     ///< KilnPlugin-22.so (for `--no-lto` splitting).
+};
+
+/// The flags one phase adds. The wrapper puts \c Leading before the user's
+/// arguments (so the user's own `-O` wins) and the rest after them (so
+/// Kiln's `-fuse-ld=` and profile flags win).
+struct PgoPhaseFlags {
+  std::vector<std::string> Leading; ///< Before the user's arguments.
+  std::vector<std::string> Compile; ///< Commands that compile a source.
+  /// Instead of \c Compile, for sources the profiles know nothing of
+  /// (a configure check's conftest.c, a file added since the training).
+  std::vector<std::string> UnprofiledCompile;
+  std::vector<std::string> Link; ///< Every command that links.
+  /// Links of one of the programs the instrumented build produced (the ones
+  /// the profiles describe), after \c Link.
+  std::vector<std::string> TargetLink;
+};
+
+/// The instrument phase: IR PGO with temporal traces (for the startup
+/// scenario's first-execution order), linked by ld.lld. Raw profiles of
+/// runs outside `kiln pgo run` go to \p UntrackedRawDir.
+PgoPhaseFlags computeInstrumentFlags(const PgoToolPaths &Tools,
+                                     const std::string &UntrackedRawDir);
+
+/// The profiles the optimize phase uses ("" when there is none).
+struct PgoProfiles {
+  std::string Compile; ///< Every scenario, merged (x64 when splitting).
+  std::string Startup; ///< The startup scenario (with temporal traces).
+  std::string Steady;  ///< Every other scenario, merged.
+};
+
+/// The optimize phase for \p Transforms.
+PgoPhaseFlags computeOptimizeFlags(const PgoToolPaths &Tools,
+                                   const PgoProfiles &Profiles,
+                                   const PgoTransforms &Transforms);
+
+/// \returns \p Final with the links of the profiled programs instrumented
+/// for context-sensitive PGO instead (`-fcs-profile-generate`, linked by
+/// ld.lld): the build of a context-sensitive relink, whose compiles are the
+/// final ones. Raw profiles of runs outside the replay go to \p RawDir.
+PgoPhaseFlags withContextSensitiveInstrumentation(const PgoPhaseFlags &Final,
+                                                  const std::string &RawDir);
+
+/// What one compiler invocation does, as the wrapper sees it.
+enum class CompilerMode {
+  Query,   ///< No compile, no link (`--version`, `-E`, `-M`, no inputs).
+  Compile, ///< `-c`, `-S` or `-fsyntax-only`.
+  Link,    ///< Links (and compiles its source inputs, if any).
+};
+
+/// A compiler command line, classified.
+struct CompilerInvocation {
+  CompilerMode Mode = CompilerMode::Query;
+  bool HasSources = false; ///< A source file (or `-x <lang>`) is an input.
+  /// The output (`-o`), or "" when the compiler picks it (`a.out`,
+  /// `<stem>.o` in the current directory).
+  std::string Output;
+  std::vector<std::string> Sources; ///< Source inputs, as given.
+};
+
+/// Classifies \p Args (the arguments after the program name).
+CompilerInvocation classifyCompilerArgs(const std::vector<std::string> &Args);
+
+/// \returns the command the wrapper runs: \p RealCompiler, the phase's
+/// leading flags, \p Args, then the compile flags (\c Compile if
+/// \p ProfiledSources, else \c UnprofiledCompile) and link flags the
+/// invocation needs (none for a query), and \c TargetLink if \p IsTarget.
+std::vector<std::string> composeCompilerCommand(
+    const std::string &RealCompiler, const std::vector<std::string> &Args,
+    const PgoPhaseFlags &Flags, bool IsTarget, bool ProfiledSources = true);
+
+/// What the wrapper reads for a phase: the flags, the LLVM tools' directory,
+/// the programs whose links get \c PgoPhaseFlags::TargetLink and the sources
+/// the profiles describe.
+struct PgoWrapperConfig {
+  std::string LLVMBinDir;
+  PgoPhaseFlags Flags;
+  std::vector<std::string> Targets; ///< Absolute, lexically normal paths.
+  /// The instrumented build's sources (absolute); empty: every source is.
+  std::vector<std::string> ProfiledSources;
+  /// If not empty, the wrapper records each link of the I-th target in
+  /// `<RelinkDir>/<I>.args` (working directory, compiler, arguments, one a
+  /// line) for the context-sensitive relink.
+  std::string RelinkDir;
+
+  /// \returns true if every one of \p AbsoluteSources is profiled.
+  bool areProfiled(const std::vector<std::string> &AbsoluteSources) const;
+};
+
+/// \returns \p Config as the wrapper's file: one `<key> <value>` line each
+/// (`llvm-bin`, `leading`, `compile`, `unprofiled-compile`, `link`,
+/// `target-link`, `target`, `source`, `relink-dir`).
+std::string serializeWrapperConfig(const PgoWrapperConfig &Config);
+
+/// Parses serializeWrapperConfig's text; unknown keys are ignored.
+PgoWrapperConfig parseWrapperConfig(const std::string &Text);
+
+/// \returns \p Path made absolute against \p Cwd, with `.` and `..`
+/// components and repeated slashes removed (no file system access).
+std::string makeAbsoluteLexically(const std::string &Path,
+                                  const std::string &Cwd);
+
+} // namespace kiln
+
+#endif // KILN_TOOLS_PGOFLAGS_H

@@ -1,0 +1,144 @@
+//===- kiln/Tools/PgoWorkspace.h - The kiln pgo workspace -------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The workspace of `kiln pgo` (`.kiln/` by default) and its manifest, a
+/// JSON file that says which phase the flow is in, what each build ran and
+/// produced, and every training run with its command, exit status and raw
+/// profiles. Layout (docs/CommandGuide/kiln-pgo.rst):
+///
+///   manifest.json         this file's model
+///   bin/                  the wrapper's names (cc, gcc, ..., ar, nm, ld)
+///   instrument/, optimize/  per phase: wrapper.conf, build.log
+///   raw/<scenario>/run-<N>/     raw profiles of a run that is used
+///   raw/<scenario>/failed-<N>/  ... of a run that failed (kept, not used)
+///   profiles/             merged profiles (per scenario, and the ones the
+///                         optimize phase uses)
+///
+/// Every file is written to a temporary name and renamed into place, so no
+/// reader ever sees a half-written manifest or profile.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_PGOWORKSPACE_H
+#define KILN_TOOLS_PGOWORKSPACE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// A file as it was when recorded: to tell later whether it changed.
+struct PgoFileStamp {
+  std::string Path;  ///< Absolute.
+  uint64_t Size = 0; ///< Bytes.
+  int64_t MTime = 0; ///< Modification time, seconds since the epoch.
+  std::string Hash;  ///< xxh3-64 of the contents, 16 hex digits ("": none).
+};
+
+/// One `kiln pgo instrument` or `kiln pgo optimize` build.
+struct PgoBuild {
+  std::vector<std::string> Command; ///< The user's build command.
+  std::string Cwd;                  ///< Where it ran.
+  std::string Time;                 ///< When it started (UTC, ISO 8601).
+  int ExitStatus = 0;               ///< Its exit status (128+N: signal N).
+  bool Succeeded = false;
+  unsigned Generation = 0;            ///< Which instrumented build (1, 2, ...).
+  unsigned Compiles = 0;              ///< Compiler commands the wrapper saw.
+  unsigned Links = 0;                 ///< Link commands the wrapper saw.
+  std::vector<PgoFileStamp> Programs; ///< Link outputs that exist at the end.
+  std::vector<PgoFileStamp> Sources;  ///< Sources compiled (no hash).
+  std::vector<std::string> Options;   ///< Switches given (`--no-split`, ...).
+  std::vector<std::string> Flags;     ///< What the wrapper added, for status.
+  /// The context-sensitive relink: "" (none), "done", or why it fell back
+  /// to the training profiles.
+  std::string ContextSensitive;
+  unsigned Replays = 0; ///< Training runs replayed for it.
+};
+
+/// One `kiln pgo run`.
+struct PgoRun {
+  unsigned Id = 0;                  ///< 1, 2, ... over all scenarios.
+  std::string Scenario;             ///< `--scenario=` name.
+  std::vector<std::string> Command; ///< The training command.
+  std::string Cwd;
+  std::string Time;   ///< When it started (UTC, ISO 8601).
+  int ExitStatus = 0; ///< 128+N when killed by signal N.
+  /// "ok", "failed" (non-zero exit), "signal" (killed or interrupted),
+  /// "no-profile" (wrote nothing: not an instrumented program).
+  std::string Outcome;
+  bool Used = false;                    ///< Its profiles go into the merge.
+  unsigned Generation = 0;              ///< The instrumented build it ran.
+  std::vector<std::string> RawProfiles; ///< Relative to the workspace.
+  std::optional<PgoFileStamp> Program;  ///< argv[0], resolved, if a file.
+  /// The file the run read as standard input (absolute), replayed by the
+  /// context-sensitive relink; "" for a terminal, /dev/null or a pipe
+  /// (replayed with /dev/null).
+  std::string Stdin;
+};
+
+/// The manifest.
+struct PgoManifest {
+  static constexpr unsigned CurrentFormat = 1;
+  unsigned Format = CurrentFormat;
+  std::string KilnVersion;
+  /// "new", "instrument-failed", "instrumented", "optimize-failed",
+  /// "optimized".
+  std::string Phase = "new";
+  unsigned Generation = 0; ///< Instrumented builds so far.
+  std::optional<PgoBuild> Instrument;
+  std::optional<PgoBuild> Optimize;
+  std::vector<PgoRun> Runs;
+
+  /// \returns the names of the scenarios with a used run of the current
+  /// instrumented build, in the order they were first run.
+  std::vector<std::string> usableScenarios() const;
+  /// \returns the runs of \p Scenario that go into its profile.
+  std::vector<const PgoRun *> usedRuns(llvm::StringRef Scenario) const;
+};
+
+/// \returns true if \p Scenario is the startup kind (its profile orders the
+/// startup group): the scenario named `startup`.
+inline bool isStartupScenario(llvm::StringRef Scenario) {
+  return Scenario == "startup";
+}
+
+/// \returns \p M as pretty-printed JSON.
+std::string manifestToJSON(const PgoManifest &M);
+
+/// Parses manifestToJSON's output; \p Path names the file in errors.
+llvm::Expected<PgoManifest> manifestFromJSON(llvm::StringRef JSON,
+                                             llvm::StringRef Path);
+
+/// Reads the manifest at \p Path.
+llvm::Expected<PgoManifest> readManifest(llvm::StringRef Path);
+
+/// Writes \p Contents to \p Path through a temporary file in the same
+/// directory and a rename: readers see the old file or the new one.
+/// \returns an error naming \p Path.
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
+
+/// Writes the manifest atomically.
+llvm::Error writeManifest(llvm::StringRef Path, const PgoManifest &M);
+
+/// \returns the stamp of \p Path (with its hash if \p WithHash), or an error
+/// if it cannot be read.
+llvm::Expected<PgoFileStamp> stampFile(llvm::StringRef Path, bool WithHash);
+
+/// Valid scenario names: letters, digits, `-`, `_` and `.`, not starting
+/// with `.`; they name directories. \returns an error for others.
+llvm::Error checkScenarioName(llvm::StringRef Name);
+
+} // namespace kiln
+
+#endif // KILN_TOOLS_PGOWORKSPACE_H

@@ -1,0 +1,348 @@
+//===- PgoFlags.cpp - Flags of the kiln pgo phases ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Plain C++ with no LLVM dependency: the compiler wrapper `kiln-cc` links
+/// this file and nothing else, so that starting it costs no more than a
+/// small program's exec (it runs once per compiler command of a build).
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Tools/PgoFlags.h"
+
+#include <cstring>
+
+using namespace kiln;
+
+PgoPhaseFlags kiln::computeInstrumentFlags(const PgoToolPaths &Tools,
+                                           const std::string &UntrackedRawDir) {
+  PgoPhaseFlags F;
+  F.Leading = {"-O2"};
+  // -fprofile-generate also links the profile runtime; the directory is
+  // where runs outside `kiln pgo run` write (LLVM_PROFILE_FILE overrides it).
+  std::string Generate = "-fprofile-generate=" + UntrackedRawDir;
+  F.Compile = {Generate, "-ftemporal-profile"};
+  F.Link = {Generate, "-ftemporal-profile",
+            "-fuse-ld=" + Tools.LLVMBinDir + "/ld.lld"};
+  return F;
+}
+
+PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
+                                         const PgoProfiles &Profiles,
+                                         const PgoTransforms &Transforms) {
+  PgoPhaseFlags F;
+  F.Leading = {"-O2"};
+  F.Compile = {"-fprofile-use=" + Profiles.Compile,
+               // A source edited since the training has functions of another
+               // shape than the profile's: their hash-mismatch warnings must
+               // not fail a build that uses -Werror.
+               "-Wno-error=backend-plugin"};
+  if (Transforms.ThinLTO) {
+    F.Compile.push_back("-flto=thin");
+    F.UnprofiledCompile.push_back("-flto=thin");
+  } else if (Transforms.Split)
+    // Without LTO the splitter runs in each compile: the plugin sets its
+    // options there.
+    F.Compile.insert(F.Compile.end(), {"-fpass-plugin=" + Tools.Plugin,
+                                       "-mllvm", "-kiln-split-functions"});
+  // The linker orders sections: without LTO (whose code generation always
+  // emits one section a function) each function needs its own.
+  if (!Transforms.ThinLTO && Transforms.Order) {
+    F.Compile.push_back("-ffunction-sections");
+    F.UnprofiledCompile.push_back("-ffunction-sections");
+  }
+
+  if (Transforms.ThinLTO)
+    F.Link.push_back("-flto=thin");
+  // Links that are not one of the profiled programs (configure checks, the
+  // project's helpers) need no Kiln: ld.lld reads the ThinLTO bitcode.
+  F.Link.push_back("-fuse-ld=" + Tools.LLVMBinDir + "/ld.lld");
+
+  bool UseKilnLLD = (Transforms.Order &&
+                     (!Profiles.Startup.empty() || !Profiles.Steady.empty())) ||
+                    (Transforms.Split && Transforms.ThinLTO);
+  if (!UseKilnLLD)
+    return F;
+  F.TargetLink.push_back("-fuse-ld=" + Tools.KilnLLD);
+  if (Transforms.Order) {
+    if (!Profiles.Startup.empty())
+      F.TargetLink.push_back("-Wl,--kiln-startup-profile=" + Profiles.Startup);
+    if (!Profiles.Steady.empty())
+      F.TargetLink.push_back("-Wl,--kiln-profile=" + Profiles.Steady);
+  }
+  if (Transforms.Split && Transforms.ThinLTO)
+    F.TargetLink.push_back("-Wl,-mllvm,-kiln-split-functions");
+  return F;
+}
+
+PgoPhaseFlags
+kiln::withContextSensitiveInstrumentation(const PgoPhaseFlags &Final,
+                                          const std::string &RawDir) {
+  PgoPhaseFlags F = Final;
+  // ld.lld (from F.Link) runs the backends with CS instrumentation; clang
+  // adds the profile runtime.
+  F.TargetLink = {"-fcs-profile-generate=" + RawDir};
+  return F;
+}
+
+// Options whose value is the next argument (clang's and GCC's spellings
+// that build systems use); their value is never an input file.
+static bool takesSeparateValue(const std::string &Arg) {
+  static const char *const Options[] = {"-o",
+                                        "-I",
+                                        "-D",
+                                        "-U",
+                                        "-x",
+                                        "-include",
+                                        "-imacros",
+                                        "-isystem",
+                                        "-idirafter",
+                                        "-iquote",
+                                        "-iprefix",
+                                        "-iwithprefix",
+                                        "-isysroot",
+                                        "-MF",
+                                        "-MT",
+                                        "-MQ",
+                                        "-L",
+                                        "-Xlinker",
+                                        "-Xclang",
+                                        "-Xpreprocessor",
+                                        "-Xassembler",
+                                        "-target",
+                                        "-arch",
+                                        "-T",
+                                        "-u",
+                                        "-z",
+                                        "-mllvm",
+                                        "-e",
+                                        "--param",
+                                        "-aux-info",
+                                        "-install_name",
+                                        "-framework",
+                                        "--sysroot",
+                                        "-gcc-toolchain",
+                                        "-Xarch_host",
+                                        "-Xarch_device"};
+  for (const char *O : Options)
+    if (Arg == O)
+      return true;
+  return false;
+}
+
+static bool isSourceFile(const std::string &Path) {
+  size_t Dot = Path.rfind('.');
+  if (Dot == std::string::npos || Path.find('/', Dot) != std::string::npos)
+    return false;
+  std::string Ext = Path.substr(Dot + 1);
+  static const char *const Exts[] = {"c",  "cc", "cpp", "cxx", "c++", "C",
+                                     "cp", "i",  "ii",  "m",   "mm",  "CPP"};
+  for (const char *E : Exts)
+    if (Ext == E)
+      return true;
+  return false;
+}
+
+static bool startsWith(const std::string &S, const char *Prefix) {
+  return S.compare(0, std::strlen(Prefix), Prefix) == 0;
+}
+
+CompilerInvocation
+kiln::classifyCompilerArgs(const std::vector<std::string> &Args) {
+  CompilerInvocation Inv;
+  bool CompileOnly = false, Query = false, HasInputs = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    if (takesSeparateValue(A)) {
+      if (I + 1 < Args.size()) {
+        if (A == "-o")
+          Inv.Output = Args[I + 1];
+        else if (A == "-x" && Args[I + 1] != "none")
+          Inv.HasSources = true;
+      }
+      ++I;
+      continue;
+    }
+    if (A == "-c" || A == "-S" || A == "-fsyntax-only") {
+      CompileOnly = true;
+      continue;
+    }
+    if (A == "-E" || A == "-M" || A == "-MM" || A == "--version" ||
+        A == "-dumpversion" || A == "-dumpmachine" || A == "-dumpspecs" ||
+        A == "-dumpfullversion" || A == "-###" || startsWith(A, "-print-") ||
+        startsWith(A, "--print-") || A == "--help" || A == "-help") {
+      Query = true;
+      continue;
+    }
+    if (startsWith(A, "-o") && A.size() > 2) {
+      Inv.Output = A.substr(2);
+      continue;
+    }
+    if (startsWith(A, "-x") && A.size() > 2 && A != "-xnone") {
+      Inv.HasSources = true;
+      continue;
+    }
+    if (A == "-") {
+      // Standard input, with -x: a source.
+      HasInputs = true;
+      continue;
+    }
+    if (A.empty() || A[0] == '-')
+      continue;
+    HasInputs = true;
+    if (A[0] == '@') {
+      // A response file: assume it holds sources, so the compile flags go
+      // in (they are harmless on a link).
+      Inv.HasSources = true;
+      continue;
+    }
+    if (isSourceFile(A)) {
+      Inv.HasSources = true;
+      Inv.Sources.push_back(A);
+    }
+  }
+  if (Query || !HasInputs)
+    Inv.Mode = CompilerMode::Query;
+  else if (CompileOnly)
+    Inv.Mode = CompilerMode::Compile;
+  else
+    Inv.Mode = CompilerMode::Link;
+  if (!HasInputs)
+    Inv.HasSources = false;
+  return Inv;
+}
+
+std::vector<std::string> kiln::composeCompilerCommand(
+    const std::string &RealCompiler, const std::vector<std::string> &Args,
+    const PgoPhaseFlags &Flags, bool IsTarget, bool ProfiledSources) {
+  CompilerInvocation Inv = classifyCompilerArgs(Args);
+  std::vector<std::string> Cmd = {RealCompiler};
+  if (Inv.Mode == CompilerMode::Query) {
+    Cmd.insert(Cmd.end(), Args.begin(), Args.end());
+    return Cmd;
+  }
+  Cmd.insert(Cmd.end(), Flags.Leading.begin(), Flags.Leading.end());
+  Cmd.insert(Cmd.end(), Args.begin(), Args.end());
+  if (Inv.HasSources) {
+    const std::vector<std::string> &C =
+        ProfiledSources ? Flags.Compile : Flags.UnprofiledCompile;
+    Cmd.insert(Cmd.end(), C.begin(), C.end());
+  }
+  if (Inv.Mode == CompilerMode::Link) {
+    Cmd.insert(Cmd.end(), Flags.Link.begin(), Flags.Link.end());
+    if (IsTarget)
+      Cmd.insert(Cmd.end(), Flags.TargetLink.begin(), Flags.TargetLink.end());
+  }
+  return Cmd;
+}
+
+std::string kiln::serializeWrapperConfig(const PgoWrapperConfig &Config) {
+  std::string Text;
+  auto Add = [&](const char *Key, const std::string &Value) {
+    Text += Key;
+    Text += ' ';
+    Text += Value;
+    Text += '\n';
+  };
+  Add("llvm-bin", Config.LLVMBinDir);
+  for (const std::string &A : Config.Flags.Leading)
+    Add("leading", A);
+  for (const std::string &A : Config.Flags.Compile)
+    Add("compile", A);
+  for (const std::string &A : Config.Flags.UnprofiledCompile)
+    Add("unprofiled-compile", A);
+  for (const std::string &A : Config.Flags.Link)
+    Add("link", A);
+  for (const std::string &A : Config.Flags.TargetLink)
+    Add("target-link", A);
+  for (const std::string &T : Config.Targets)
+    Add("target", T);
+  for (const std::string &S : Config.ProfiledSources)
+    Add("source", S);
+  if (!Config.RelinkDir.empty())
+    Add("relink-dir", Config.RelinkDir);
+  return Text;
+}
+
+PgoWrapperConfig kiln::parseWrapperConfig(const std::string &Text) {
+  PgoWrapperConfig Config;
+  size_t Pos = 0;
+  while (Pos < Text.size()) {
+    size_t End = Text.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Text.size();
+    std::string Line = Text.substr(Pos, End - Pos);
+    Pos = End + 1;
+    size_t Space = Line.find(' ');
+    if (Space == std::string::npos)
+      continue;
+    std::string Key = Line.substr(0, Space), Value = Line.substr(Space + 1);
+    if (Key == "llvm-bin")
+      Config.LLVMBinDir = Value;
+    else if (Key == "leading")
+      Config.Flags.Leading.push_back(Value);
+    else if (Key == "compile")
+      Config.Flags.Compile.push_back(Value);
+    else if (Key == "unprofiled-compile")
+      Config.Flags.UnprofiledCompile.push_back(Value);
+    else if (Key == "source")
+      Config.ProfiledSources.push_back(Value);
+    else if (Key == "relink-dir")
+      Config.RelinkDir = Value;
+    else if (Key == "link")
+      Config.Flags.Link.push_back(Value);
+    else if (Key == "target-link")
+      Config.Flags.TargetLink.push_back(Value);
+    else if (Key == "target")
+      Config.Targets.push_back(Value);
+  }
+  return Config;
+}
+
+std::string kiln::makeAbsoluteLexically(const std::string &Path,
+                                        const std::string &Cwd) {
+  std::string Full = !Path.empty() && Path[0] == '/' ? Path : Cwd + "/" + Path;
+  std::vector<std::string> Parts;
+  size_t Pos = 0;
+  while (Pos <= Full.size()) {
+    size_t End = Full.find('/', Pos);
+    if (End == std::string::npos)
+      End = Full.size();
+    std::string Part = Full.substr(Pos, End - Pos);
+    Pos = End + 1;
+    if (Part.empty() || Part == ".")
+      continue;
+    if (Part == "..") {
+      if (!Parts.empty())
+        Parts.pop_back();
+      continue;
+    }
+    Parts.push_back(Part);
+  }
+  std::string Result;
+  for (const std::string &Part : Parts)
+    Result += "/" + Part;
+  return Result.empty() ? "/" : Result;
+}
+
+bool PgoWrapperConfig::areProfiled(
+    const std::vector<std::string> &AbsoluteSources) const {
+  if (ProfiledSources.empty())
+    return true;
+  for (const std::string &Src : AbsoluteSources) {
+    bool Found = false;
+    for (const std::string &P : ProfiledSources)
+      if (P == Src) {
+        Found = true;
+        break;
+      }
+    if (!Found)
+      return false;
+  }
+  return true;
+}

@@ -1,0 +1,231 @@
+//===- PgoFlagsTest.cpp - Tests of the kiln pgo phases' flags -------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What the wrapper adds to each kind of compiler command in each phase,
+/// and how it tells compiles, links and queries (configure checks) apart.
+/// The flow itself is tested end to end in test/kiln/pgo-*.test.
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Tools/PgoFlags.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace kiln;
+using testing::Contains;
+using testing::ElementsAre;
+using testing::IsEmpty;
+using testing::Not;
+
+namespace {
+
+PgoToolPaths tools() { return {"/llvm/bin", "/kiln/bin/kiln-lld", "/p.so"}; }
+
+PgoProfiles profiles() {
+  return {"/ws/profiles/compile-x64.profdata", "/ws/profiles/startup.profdata",
+          "/ws/profiles/steady.profdata"};
+}
+
+TEST(PgoFlags, Instrument) {
+  PgoPhaseFlags F = computeInstrumentFlags(tools(), "/ws/raw/untracked");
+  EXPECT_THAT(F.Leading, ElementsAre("-O2"));
+  EXPECT_THAT(F.Compile, ElementsAre("-fprofile-generate=/ws/raw/untracked",
+                                     "-ftemporal-profile"));
+  EXPECT_THAT(F.Link,
+              ElementsAre("-fprofile-generate=/ws/raw/untracked",
+                          "-ftemporal-profile", "-fuse-ld=/llvm/bin/ld.lld"));
+  EXPECT_THAT(F.TargetLink, IsEmpty());
+}
+
+TEST(PgoFlags, OptimizeDefault) {
+  // The benchmarks' best configuration without a CSPGO relink.
+  PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), {});
+  EXPECT_THAT(F.Compile,
+              ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
+                          "-Wno-error=backend-plugin", "-flto=thin"));
+  EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
+  EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
+  EXPECT_THAT(F.TargetLink,
+              ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                          "-Wl,--kiln-startup-profile=/ws/profiles/"
+                          "startup.profdata",
+                          "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,-mllvm,-kiln-split-functions"));
+}
+
+TEST(PgoFlags, OptimizeSwitches) {
+  {
+    // --no-split: kiln-lld still orders, and nothing splits.
+    PgoTransforms T;
+    T.Split = false;
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.TargetLink,
+                Not(Contains("-Wl,-mllvm,-kiln-split-functions")));
+    EXPECT_THAT(F.TargetLink, Contains("-fuse-ld=/kiln/bin/kiln-lld"));
+  }
+  {
+    // --no-order: kiln-lld only for the splitter's options in the backends.
+    PgoTransforms T;
+    T.Order = false;
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                                          "-Wl,-mllvm,-kiln-split-functions"));
+  }
+  {
+    // --no-order --no-split: plain ThinLTO PGO, no kiln-lld at all.
+    PgoTransforms T;
+    T.Order = T.Split = false;
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.TargetLink, IsEmpty());
+  }
+  {
+    // --no-lto: the plugin splits in each compile.
+    PgoTransforms T;
+    T.ThinLTO = false;
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.Compile,
+                ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
+                            "-Wno-error=backend-plugin", "-fpass-plugin=/p.so",
+                            "-mllvm", "-kiln-split-functions",
+                            "-ffunction-sections"));
+    EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-ffunction-sections"));
+    EXPECT_THAT(F.Link, ElementsAre("-fuse-ld=/llvm/bin/ld.lld"));
+    EXPECT_THAT(F.TargetLink,
+                ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                            "-Wl,--kiln-startup-profile=/ws/profiles/"
+                            "startup.profdata",
+                            "-Wl,--kiln-profile=/ws/profiles/steady.profdata"));
+  }
+  {
+    // Only a startup scenario: no steady-state profile for the link.
+    PgoProfiles P = profiles();
+    P.Steady.clear();
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), P, {});
+    EXPECT_THAT(
+        F.TargetLink,
+        Not(Contains("-Wl,--kiln-profile=/ws/profiles/steady.profdata")));
+  }
+}
+
+TEST(PgoFlags, ContextSensitiveBuild) {
+  // The build of the context-sensitive relink: the final compiles, the
+  // profiled programs linked instrumented by ld.lld.
+  PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
+  PgoPhaseFlags F = withContextSensitiveInstrumentation(Final, "/ws/raw/cs");
+  EXPECT_EQ(F.Compile, Final.Compile);
+  EXPECT_EQ(F.Link, Final.Link);
+  EXPECT_THAT(F.TargetLink, ElementsAre("-fcs-profile-generate=/ws/raw/cs"));
+  // Only with ThinLTO and the order.
+  PgoTransforms T;
+  EXPECT_TRUE(T.usesContextSensitiveRelink());
+  T.ThinLTO = false;
+  EXPECT_FALSE(T.usesContextSensitiveRelink());
+  T = PgoTransforms();
+  T.Order = false;
+  EXPECT_FALSE(T.usesContextSensitiveRelink());
+  T = PgoTransforms();
+  T.ContextSensitive = false;
+  EXPECT_FALSE(T.usesContextSensitiveRelink());
+}
+
+TEST(PgoFlags, ClassifiesCommands) {
+  {
+    CompilerInvocation I =
+        classifyCompilerArgs({"-O2", "-c", "a.c", "-o", "a.o"});
+    EXPECT_EQ(I.Mode, CompilerMode::Compile);
+    EXPECT_TRUE(I.HasSources);
+    EXPECT_EQ(I.Output, "a.o");
+    EXPECT_THAT(I.Sources, ElementsAre("a.c"));
+  }
+  {
+    // A link of objects: no source; -o joined.
+    CompilerInvocation I =
+        classifyCompilerArgs({"a.o", "libw.a", "-oapp", "-lm"});
+    EXPECT_EQ(I.Mode, CompilerMode::Link);
+    EXPECT_FALSE(I.HasSources);
+    EXPECT_EQ(I.Output, "app");
+  }
+  {
+    // Compile and link in one command (a configure link check).
+    CompilerInvocation I =
+        classifyCompilerArgs({"conftest.c", "-o", "conftest"});
+    EXPECT_EQ(I.Mode, CompilerMode::Link);
+    EXPECT_TRUE(I.HasSources);
+  }
+  // Queries get nothing added.
+  EXPECT_EQ(classifyCompilerArgs({"--version"}).Mode, CompilerMode::Query);
+  EXPECT_EQ(classifyCompilerArgs({"-E", "conftest.c"}).Mode,
+            CompilerMode::Query);
+  EXPECT_EQ(classifyCompilerArgs({"-print-prog-name=ld"}).Mode,
+            CompilerMode::Query);
+  EXPECT_EQ(classifyCompilerArgs({"-v"}).Mode, CompilerMode::Query);
+  {
+    // The value of -I, -D, -MF, -o is never an input.
+    CompilerInvocation I = classifyCompilerArgs(
+        {"-I", "inc.c", "-MF", "dep.c", "-MT", "x.o", "-c", "-x", "c", "-"});
+    EXPECT_EQ(I.Mode, CompilerMode::Compile);
+    EXPECT_TRUE(I.HasSources);
+    EXPECT_THAT(I.Sources, IsEmpty());
+  }
+}
+
+TEST(PgoFlags, ComposesCommands) {
+  PgoPhaseFlags F;
+  F.Leading = {"-O2"};
+  F.Compile = {"-C1"};
+  F.Link = {"-L1"};
+  F.TargetLink = {"-T1"};
+  EXPECT_THAT(composeCompilerCommand("cc", {"-c", "a.c"}, F, false),
+              ElementsAre("cc", "-O2", "-c", "a.c", "-C1"));
+  EXPECT_THAT(composeCompilerCommand("cc", {"a.o", "-o", "x"}, F, false),
+              ElementsAre("cc", "-O2", "a.o", "-o", "x", "-L1"));
+  EXPECT_THAT(composeCompilerCommand("cc", {"a.c", "-o", "x"}, F, true),
+              ElementsAre("cc", "-O2", "a.c", "-o", "x", "-C1", "-L1", "-T1"));
+  EXPECT_THAT(composeCompilerCommand("cc", {"--version"}, F, true),
+              ElementsAre("cc", "--version"));
+  // A source the profiles do not know (a configure check's).
+  F.UnprofiledCompile = {"-U1"};
+  EXPECT_THAT(composeCompilerCommand("cc", {"-c", "conftest.c"}, F, false,
+                                     /*ProfiledSources=*/false),
+              ElementsAre("cc", "-O2", "-c", "conftest.c", "-U1"));
+  PgoWrapperConfig C;
+  EXPECT_TRUE(C.areProfiled({"/src/conftest.c"}));
+  C.ProfiledSources = {"/src/a.c", "/src/b.c"};
+  EXPECT_TRUE(C.areProfiled({"/src/a.c", "/src/b.c"}));
+  EXPECT_FALSE(C.areProfiled({"/src/a.c", "/src/conftest.c"}));
+}
+
+TEST(PgoFlags, WrapperConfigRoundTrips) {
+  PgoWrapperConfig C;
+  C.LLVMBinDir = "/llvm/bin";
+  C.Flags = computeOptimizeFlags(tools(), profiles(), {});
+  C.Targets = {"/src/app", "/src/with space/lib.so"};
+  C.ProfiledSources = {"/src/a.c"};
+  C.RelinkDir = "/ws/optimize/relink";
+  PgoWrapperConfig D = parseWrapperConfig(serializeWrapperConfig(C));
+  EXPECT_EQ(D.LLVMBinDir, C.LLVMBinDir);
+  EXPECT_EQ(D.Flags.Leading, C.Flags.Leading);
+  EXPECT_EQ(D.Flags.Compile, C.Flags.Compile);
+  EXPECT_EQ(D.Flags.Link, C.Flags.Link);
+  EXPECT_EQ(D.Flags.TargetLink, C.Flags.TargetLink);
+  EXPECT_EQ(D.Flags.UnprofiledCompile, C.Flags.UnprofiledCompile);
+  EXPECT_EQ(D.Targets, C.Targets);
+  EXPECT_EQ(D.ProfiledSources, C.ProfiledSources);
+  EXPECT_EQ(D.RelinkDir, C.RelinkDir);
+}
+
+TEST(PgoFlags, AbsolutePaths) {
+  EXPECT_EQ(makeAbsoluteLexically("a.o", "/src/b"), "/src/b/a.o");
+  EXPECT_EQ(makeAbsoluteLexically("./x/../app", "/src//b/"), "/src/b/app");
+  EXPECT_EQ(makeAbsoluteLexically("/abs/./y", "/src"), "/abs/y");
+  EXPECT_EQ(makeAbsoluteLexically("../../..", "/a"), "/");
+}
+
+} // namespace
