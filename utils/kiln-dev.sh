@@ -6,7 +6,11 @@
 # machine to a result, in one command.
 #
 #   utils/kiln-dev.sh demo   install, build, then run Kiln's main job on the
-#                            bundled sample application: the benchmark table
+#                            bundled sample application: the guided flow
+#                            (kiln pgo instrument | run | optimize) against
+#                            stock PGO + ThinLTO, and the before/after table
+#   utils/kiln-dev.sh bench  install, build, then the full benchmark matrix
+#                            on the sample application (bench/run.py)
 #   utils/kiln-dev.sh test   install, build everything, check the code
 #                            (lint) and run all tests (lit + unit tests:
 #                            the check-kiln target)
@@ -113,10 +117,18 @@ run_lint() {
 }
 
 run_demo() {
-  log "running the benchmark on the bundled sample application"
+  log "running the guided flow on the bundled sample application"
+  # The four commands a user types (bench/pgo_flow.py prints each step), then
+  # the same program built with stock PGO + ThinLTO, both measured.
+  python3 "$repo_root/bench/pgo_flow.py" --work-dir "$build_dir/pgo-demo" \
+    --kiln-bin "$build_dir/bin" --jobs "$jobs"
+}
+
+run_bench() {
+  log "running the benchmark matrix on the bundled sample application"
   # shellcheck disable=SC2086
-  # The demo's rows (DEMO_CONFIGS in bench/lib/configs.py); KILN_BENCH_ARGS may give
-  # another --configs (the last one wins).
+  # The demo's rows (DEMO_CONFIGS in bench/lib/configs.py); KILN_BENCH_ARGS
+  # may give another --configs (the last one wins).
   python3 "$repo_root/bench/run.py" --work-dir "$build_dir/bench" \
     --jobs "$jobs" --configs demo ${KILN_BENCH_ARGS:-}
 }
@@ -127,8 +139,9 @@ case "${1:-}" in
   test) install_deps; configure_and_build; run_lint; run_tests ;;
   lint) install_deps; configure_and_build; run_lint ;;
   demo) install_deps; configure_and_build; run_demo ;;
+  bench) install_deps; configure_and_build; run_bench ;;
   *)
-    sed -n '5,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac
