@@ -29,6 +29,7 @@
 #include "kiln/Tools/ImportsCommand.h"
 #include "kiln/Tools/OrderCommand.h"
 #include "kiln/Tools/PgoCommand.h"
+#include "kiln/Tools/ProfileCheckCommand.h"
 #include "kiln/Tools/RelocsCommand.h"
 #include "kiln/Tools/ThinBackend.h"
 
@@ -118,6 +119,12 @@ static cl::SubCommand ThinBackendCmd(
     "a module and its index from ld.lld --thinlto-index-only in, a native "
     "object out (see docs/CommandGuide/kiln-thin-backend.rst)");
 
+static cl::SubCommand
+    ProfileCmd("profile",
+               "Check profiles against a build: kiln profile check "
+               "--scenario=<kind>=<profile> <objects, archives or the linked "
+               "program> (see docs/CommandGuide/kiln-profile.rst)");
+
 // `kiln pgo <phase>` has subcommands of its own and parses its arguments
 // itself (pgoMain); this entry lists it in `kiln --help`.
 static cl::SubCommand PgoCmd(
@@ -127,16 +134,15 @@ static cl::SubCommand PgoCmd(
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
-              cl::sub(EvalCmd), cl::sub(ImportsCmd),
+              cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::sub(ProfileCmd),
               cl::value_desc("kind=profile[:weight]"),
               cl::desc("a scenario's profile (instrumented or sample); kind is "
                        "'startup' or 'steady'; may be repeated"),
               cl::cat(KilnCategory));
-static cl::list<std::string>
-    Profiles("profile", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
-             cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::value_desc("profile"),
-             cl::desc("same as --scenario=steady=<profile>"),
-             cl::cat(KilnCategory));
+static cl::list<std::string> Profiles(
+    "profile", cl::sub(CallGraphCmd), cl::sub(OrderCmd), cl::sub(EvalCmd),
+    cl::sub(ImportsCmd), cl::sub(ProfileCmd), cl::value_desc("profile"),
+    cl::desc("same as --scenario=steady=<profile>"), cl::cat(KilnCategory));
 static cl::list<std::string>
     EdgeLists("edges", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
               cl::sub(EvalCmd), cl::value_desc("file"),
@@ -621,6 +627,32 @@ static Error thinBackendMain(const char *Argv0) {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln profile
+//===----------------------------------------------------------------------===//
+
+static cl::list<std::string>
+    ProfileArgs(cl::Positional, cl::sub(ProfileCmd), cl::OneOrMore,
+                cl::desc("check <objects and archives of the build, or the "
+                         "linked program>"),
+                cl::cat(KilnCategory));
+static cl::opt<bool> ProfileJSON("json", cl::sub(ProfileCmd),
+                                 cl::desc("print JSON instead of text"),
+                                 cl::cat(KilnCategory));
+
+static Error profileMain() {
+  if (ProfileArgs.front() != "check")
+    return kiln::makeToolError("unknown action '" + ProfileArgs.front() + "'",
+                               "kiln profile",
+                               "kiln profile check --scenario=<kind>=<profile> "
+                               "<inputs>");
+  kiln::ProfileCheckOptions Opts;
+  Opts.Inputs.assign(ProfileArgs.begin() + 1, ProfileArgs.end());
+  Opts.Scenarios = getScenarioSpecs();
+  Opts.JSON = ProfileJSON;
+  return kiln::runProfileCheck(Opts, outs());
+}
+
+//===----------------------------------------------------------------------===//
 // kiln pgo
 //===----------------------------------------------------------------------===//
 
@@ -661,6 +693,8 @@ static Error runSubcommand(int Argc, const char **Argv) {
     return relocsMain();
   if (ImportsCmd)
     return importsMain();
+  if (ProfileCmd)
+    return profileMain();
   return thinBackendMain(Argv[0]);
 }
 
@@ -686,7 +720,7 @@ int main(int Argc, const char **Argv) {
       "imports and string tables for clang and lld\n");
 
   if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !EvalCmd &&
-      !RelocsCmd && !ImportsCmd && !ThinBackendCmd) {
+      !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd) {
     WithColor::error(errs(), ToolName)
         << "no subcommand specified; run 'kiln --help' for the list\n";
     return 1;
