@@ -1,0 +1,385 @@
+//===- PgoOptimize.cpp - kiln pgo optimize --------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "PgoSteps.h"
+
+#include "kiln/Support/ToolError.h"
+#include "kiln/Tools/PgoFlags.h"
+#include "kiln/Tools/PgoWorkspace.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace llvm;
+using namespace kiln;
+
+namespace kiln::pgo {
+
+//===----------------------------------------------------------------------===//
+// kiln pgo optimize
+//===----------------------------------------------------------------------===//
+
+/// A link of a profiled program as the wrapper recorded it.
+namespace {
+struct RecordedLink {
+  std::string Target, Cwd, Compiler;
+  std::vector<std::string> Args;
+};
+} // namespace
+
+static std::vector<RecordedLink>
+readRecordedLinks(StringRef RelinkDir, ArrayRef<std::string> Targets) {
+  std::vector<RecordedLink> Links;
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(RelinkDir + "/" + Twine(I) + ".args");
+    if (!Buf)
+      continue;
+    SmallVector<StringRef, 0> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    if (Lines.size() < 2)
+      continue;
+    RecordedLink L;
+    L.Target = Targets[I];
+    L.Cwd = Lines[0].str();
+    L.Compiler = Lines[1].str();
+    // The file ends with a newline: the last piece is empty.
+    for (size_t J = 2; J + 1 < Lines.size(); ++J)
+      L.Args.push_back(Lines[J].str());
+    Links.push_back(std::move(L));
+  }
+  return Links;
+}
+
+/// Why the context-sensitive relink cannot take place.
+static Error fallbackError(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
+/// Replays the used training runs on the context-sensitive build and merges
+/// each scenario's CS profile into \p Profiles (Startup and Steady).
+/// \returns an error saying why the relink falls back if it cannot.
+static Error replayForContextSensitiveProfiles(
+    const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
+    PgoProfiles &Profiles, unsigned &Replays, raw_ostream &Out) {
+  std::vector<std::string> Steady;
+  Profiles.Startup.clear();
+  Profiles.Steady.clear();
+  for (const std::string &S : M.usableScenarios()) {
+    std::vector<std::string> Texts;
+    for (const PgoRun *R : M.usedRuns(S)) {
+      std::string Dir = WS.path("raw/cs/" + S + "/run-" + Twine(R->Id));
+      sys::fs::remove_directories(Dir);
+      if (std::error_code EC = sys::fs::create_directories(Dir))
+        return fallbackError(Dir +
+                             ": cannot create the directory: " + EC.message());
+      ProcessSetup Setup;
+      Setup.Cwd = R->Cwd;
+      Setup.Stdin = R->Stdin.empty() ? "/dev/null" : R->Stdin;
+      Setup.Stdout = "/dev/null";
+      Setup.Stderr = Dir + "/stderr.txt";
+      std::string What = "run " + std::to_string(R->Id) + " of scenario '" + S +
+                         "' (" + joinCommand(R->Command) + ")";
+      Expected<ProcessResult> P = runProcess(
+          R->Command, {{"LLVM_PROFILE_FILE", Dir + "/%p-%m.profraw"}},
+          "optimize: replay", Setup);
+      if (!P)
+        return fallbackError("replaying " + What + ": " +
+                             toString(P.takeError()));
+      if (P->ExitStatus != R->ExitStatus)
+        return fallbackError(
+            "replaying " + What + " exited with status " +
+            std::to_string(P->ExitStatus) + ", the training run with " +
+            std::to_string(R->ExitStatus) + " (see " + Setup.Stderr + ")");
+      ++Replays;
+      Out << "kiln: optimize: replayed " << What
+          << " on the context-sensitive build\n";
+      std::error_code EC;
+      for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+           It.increment(EC)) {
+        StringRef Raw = It->path();
+        if (!Raw.ends_with(".profraw"))
+          continue;
+        // Objects instrumented at link time only write a profile flagged
+        // front-end, which the ThinLTO backends would ignore; as text with
+        // the :csir header it is the context-sensitive profile it is.
+        std::string Text = (Raw + ".proftext").str();
+        if (Error E = runTool({Env.LLVMBinDir + "/llvm-profdata", "merge",
+                               "--text", "-o", Text, Raw.str()},
+                              "optimize: read the CS profile", Raw))
+          return fallbackError(toString(std::move(E)));
+        ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Text);
+        if (!Buf)
+          return fallbackError(Text + ": cannot read");
+        if (Error E = writeFileAtomically(
+                Text, (":csir\n" + (*Buf)->getBuffer()).str()))
+          return fallbackError(toString(std::move(E)));
+        Texts.push_back(Text);
+      }
+    }
+    if (Texts.empty())
+      return fallbackError("the replays of scenario '" + S +
+                           "' wrote no context-sensitive profile");
+    std::string Profile = WS.path("profiles/cs-scenario-" + S + ".profdata");
+    if (Error E = mergeProfiles(Env, Texts, 1, Profile,
+                                "optimize: merge the CS profile"))
+      return fallbackError(toString(std::move(E)));
+    if (isStartupScenario(S))
+      Profiles.Startup = Profile;
+    else
+      Steady.push_back(Profile);
+  }
+  if (Steady.size() == 1) {
+    Profiles.Steady = Steady[0];
+  } else if (Steady.size() > 1) {
+    Profiles.Steady = WS.path("profiles/cs-steady.profdata");
+    if (Error E = mergeProfiles(Env, Steady, 1, Profiles.Steady,
+                                "optimize: merge the CS steady scenarios"))
+      return fallbackError(toString(std::move(E)));
+  }
+  return Error::success();
+}
+
+/// The context-sensitive relink after the optimize build: replay, merge,
+/// link each profiled program again. If the replay fails, the programs are
+/// linked with the training profiles instead, with a warning.
+static Error contextSensitiveRelink(
+    const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
+    const PgoToolPaths &Tools, const PgoProfiles &Training,
+    const PgoTransforms &Transforms, ArrayRef<std::string> Targets,
+    const PgoWrapperConfig &Final, StringRef RelinkDir, PgoBuild &B,
+    raw_ostream &Out, raw_ostream &Err) {
+  std::vector<RecordedLink> Links = readRecordedLinks(RelinkDir, Targets);
+  if (Links.empty()) {
+    B.ContextSensitive = "no profiled program was linked";
+    return Error::success();
+  }
+  // A build may copy a program it linked (zstd's Makefile links
+  // obj/<hash>/zstd and copies it to zstd): a program a training run ran
+  // whose bytes are a linked program's is such a copy, and gets the final
+  // link's bytes too.
+  std::vector<std::pair<std::string, std::string>> Copies; // (copy, target)
+  {
+    StringMap<std::string> TargetByHash;
+    for (const RecordedLink &L : Links)
+      if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
+        TargetByHash[S->Hash] = L.Target;
+      else
+        consumeError(S.takeError());
+    for (const PgoRun &R : M.Runs) {
+      if (!R.Program || R.Generation != M.Generation ||
+          is_contained(Targets, R.Program->Path) ||
+          any_of(Copies,
+                 [&](const auto &C) { return C.first == R.Program->Path; }))
+        continue;
+      Expected<PgoFileStamp> S = stampFile(R.Program->Path, /*WithHash=*/true);
+      if (!S) {
+        consumeError(S.takeError());
+        continue;
+      }
+      auto It = TargetByHash.find(S->Hash);
+      if (It != TargetByHash.end())
+        Copies.emplace_back(R.Program->Path, It->second);
+    }
+  }
+  PgoProfiles CS = Training;
+  std::string Failure;
+  if (Error E =
+          replayForContextSensitiveProfiles(WS, Env, M, CS, B.Replays, Out))
+    Failure = toString(std::move(E));
+  const PgoProfiles &Use = Failure.empty() ? CS : Training;
+  if (!Failure.empty())
+    Err << "kiln: warning: optimize: context-sensitive profiles: " << Failure
+        << "; linking with the training profiles instead\n";
+  PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Use, Transforms);
+  for (const RecordedLink &L : Links) {
+    std::vector<std::string> Sources;
+    for (const std::string &Src : classifyCompilerArgs(L.Args).Sources)
+      Sources.push_back(makeAbsoluteLexically(Src, L.Cwd));
+    std::vector<std::string> Cmd =
+        composeCompilerCommand(L.Compiler, L.Args, Flags, /*IsTarget=*/true,
+                               Final.areProfiled(Sources));
+    ProcessSetup Setup;
+    Setup.Cwd = L.Cwd;
+    Setup.Stdout = Setup.Stderr =
+        WS.path("optimize/relink/" + sys::path::filename(L.Target) + ".log");
+    Out << "kiln: optimize: linking " << WS.display(L.Target) << " again\n";
+    Expected<ProcessResult> P = runProcess(Cmd, {}, "optimize: relink", Setup);
+    if (!P)
+      return P.takeError();
+    if (P->ExitStatus != 0)
+      return makeToolError("optimize: the final link exited with status " +
+                               Twine(P->ExitStatus) + " (its output is in " +
+                               Setup.Stdout + ")",
+                           WS.display(L.Target));
+    for (PgoFileStamp &Prog : B.Programs) {
+      if (Prog.Path != L.Target)
+        continue;
+      if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
+        Prog = std::move(*S);
+      else
+        consumeError(S.takeError());
+    }
+  }
+  for (const auto &[Copy, Target] : Copies) {
+    Out << "kiln: optimize: " << WS.display(Copy) << " is the build's copy of "
+        << WS.display(Target) << ": copying the final link over it\n";
+    std::string Temp = Copy + ".kiln-tmp";
+    if (std::error_code EC = sys::fs::copy_file(Target, Temp))
+      return makeToolError(
+          "optimize: cannot copy the final link: " + EC.message(), Temp);
+    if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Target))
+      sys::fs::setPermissions(Temp, *Perms);
+    if (std::error_code EC = sys::fs::rename(Temp, Copy))
+      return makeToolError("optimize: cannot replace the copy: " + EC.message(),
+                           Copy);
+  }
+  B.Flags = flagsForStatus(Flags);
+  B.ContextSensitive = Failure.empty() ? "done" : Failure;
+  return Error::success();
+}
+
+Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
+                   raw_ostream &Out, raw_ostream &Err) {
+  Workspace WS(Opts.Workspace);
+  Expected<PgoManifest> M = loadManifest(WS, /*MustExist=*/true, "optimize");
+  if (!M)
+    return M.takeError();
+  Expected<std::unique_ptr<WorkspaceLock>> Lock =
+      WorkspaceLock::acquire(WS, std::chrono::milliseconds(0));
+  if (!Lock)
+    return Lock.takeError();
+  if (!M->Instrument || !M->Instrument->Succeeded)
+    return makeToolError("optimize: there is no instrumented build",
+                         WS.display(WS.manifest()),
+                         "run 'kiln pgo instrument -- <build command>' first");
+  std::vector<std::string> Scenarios = M->usableScenarios();
+  if (Scenarios.empty())
+    return makeToolError("optimize: no training run of the instrumented build "
+                         "has a usable profile",
+                         WS.display(WS.manifest()),
+                         "run 'kiln pgo run --scenario=<name> -- <command>' "
+                         "first (--scenario=startup for the startup)");
+
+  // The profiles: the startup scenario's, every other scenario merged (the
+  // steady state), and all of them for the compile.
+  PgoProfiles Profiles;
+  std::vector<std::string> Steady, All;
+  for (const std::string &S : Scenarios) {
+    std::string P = scenarioProfile(WS, S);
+    if (!sys::fs::exists(P))
+      return makeToolError("optimize: the profile of scenario '" + S +
+                               "' is missing",
+                           P, "run its scenario again");
+    All.push_back(P);
+    if (isStartupScenario(S))
+      Profiles.Startup = P;
+    else
+      Steady.push_back(P);
+  }
+  if (Steady.size() == 1) {
+    Profiles.Steady = Steady[0];
+  } else if (Steady.size() > 1) {
+    Profiles.Steady = WS.path("profiles/steady.profdata");
+    if (Error E = mergeProfiles(Env, Steady, 1, Profiles.Steady,
+                                "optimize: merge the steady scenarios"))
+      return E;
+  }
+  unsigned Weight = Opts.Transforms.Split ? PgoSplitProfileWeight : 1;
+  Profiles.Compile = WS.path(Weight > 1 ? "profiles/compile-x64.profdata"
+                                        : "profiles/compile.profdata");
+  if (Error E = mergeProfiles(Env, All, Weight, Profiles.Compile,
+                              "optimize: merge the compile profile"))
+    return E;
+
+  PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
+  PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Profiles, Opts.Transforms);
+  std::vector<std::string> Targets, Sources;
+  for (const PgoFileStamp &P : M->Instrument->Programs)
+    Targets.push_back(P.Path);
+  // The sources the profiles describe: those the instrumented build
+  // compiled and that were still there at its end (not a configure check's).
+  for (const PgoFileStamp &S : M->Instrument->Sources)
+    Sources.push_back(S.Path);
+
+  if (Targets.empty())
+    Err << "kiln: warning: optimize: the instrumented build linked no program "
+           "(or none is left): no link gets Kiln's order\n";
+  // With the context-sensitive relink, the build links the profiled
+  // programs instrumented (the compiles are the final ones), the training
+  // runs are replayed on them, and they are linked again with the order
+  // from those profiles.
+  bool CS = Opts.Transforms.usesContextSensitiveRelink() && !Targets.empty();
+  std::string RelinkDir = WS.path("optimize/relink");
+  sys::fs::remove_directories(RelinkDir);
+  if (CS)
+    if (Error E = makeDirectory(RelinkDir, "optimize"))
+      return E;
+  PgoPhaseFlags BuildFlags = CS ? withContextSensitiveInstrumentation(
+                                      Flags, WS.path("raw/cs-untracked"))
+                                : Flags;
+
+  M->Phase = "optimize-failed";
+  if (Error E = saveManifest(WS, *M, "optimize"))
+    return E;
+  Expected<PgoBuild> B =
+      runPhaseBuild(WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
+                    CS ? StringRef(RelinkDir) : StringRef(), Out);
+  if (!B)
+    return B.takeError();
+  B->Generation = M->Generation;
+  M->Optimize = *B;
+  if (!B->Succeeded) {
+    if (Error E = saveManifest(WS, *M, "optimize"))
+      return E;
+    return buildFailure("optimize", *B, *M, WS);
+  }
+  if (CS) {
+    PgoWrapperConfig Final;
+    Final.Flags = Flags;
+    Final.ProfiledSources = Sources;
+    if (Error E = contextSensitiveRelink(WS, Env, *M, Tools, Profiles,
+                                         Opts.Transforms, Targets, Final,
+                                         RelinkDir, *B, Out, Err))
+      return E;
+    M->Optimize = *B;
+  }
+  M->Phase = "optimized";
+  if (Error E = saveManifest(WS, *M, "optimize"))
+    return E;
+  printBuildSummary("optimize", *B, WS, Out);
+  for (const std::string &T : Targets)
+    if (none_of(B->Programs,
+                [&](const PgoFileStamp &P) { return P.Path == T; }))
+      Err << "kiln: warning: optimize: " << WS.display(T)
+          << " was not linked again by this build: it is not optimized\n";
+  Out << "kiln: optimize: scenarios " << join(Scenarios, ", ") << "; "
+      << (Opts.Transforms.Order ? "Kiln's function order" : "no order") << ", "
+      << (Opts.Transforms.Split ? "function splitting" : "no splitting") << ", "
+      << (Opts.Transforms.ThinLTO ? "ThinLTO" : "no LTO");
+  if (Opts.Transforms.Order)
+    Out << ", "
+        << (B->ContextSensitive == "done"
+                ? "order from context-sensitive profiles"
+                : "order from the training profiles");
+  Out << '\n';
+  return Error::success();
+}
+
+} // namespace kiln::pgo

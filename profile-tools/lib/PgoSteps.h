@@ -1,0 +1,173 @@
+//===- PgoSteps.h - The steps the phases of kiln pgo share ------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Private to the kiln pgo implementation (profile-tools/lib/Pgo*.cpp): the
+/// parsed command line, the workspace and its lock, running the user's
+/// commands and LLVM's tools, the manifest, the build log the wrapper
+/// writes, and the one build step every phase runs through the wrappers.
+/// Each phase has its file: PgoInstrument.cpp, PgoRun.cpp, PgoOptimize.cpp
+/// (with the context-sensitive relink), PgoStatus.cpp; PgoCommand.cpp parses
+/// and dispatches.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_LIB_PGOSTEPS_H
+#define KILN_TOOLS_LIB_PGOSTEPS_H
+
+#include "kiln/Tools/PgoCommand.h"
+#include "kiln/Tools/PgoFlags.h"
+#include "kiln/Tools/PgoWorkspace.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kiln::pgo {
+
+/// What `kiln pgo <phase> [options] -- <command>` asked for.
+struct PgoOptions {
+  std::string Subcommand;
+  std::string Workspace = ".kiln"; ///< `--workspace=`.
+  std::string Scenario;
+  bool KeepFailed = false;
+  PgoTransforms Transforms;
+  std::vector<std::string> Switches; ///< The optimize switches, as given.
+  std::vector<std::string> Command;  ///< After `--`.
+  bool HasCommand = false;
+};
+
+/// The time now, UTC, ISO 8601.
+std::string nowUTC();
+/// The current directory ("." if it cannot be read).
+std::string currentDir();
+/// \returns \p Command as a shell would read it back.
+std::string joinCommand(llvm::ArrayRef<std::string> Command);
+
+/// The workspace's paths.
+struct Workspace {
+  std::string Root; ///< Absolute.
+  explicit Workspace(llvm::StringRef Dir) {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::fs::make_absolute(P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    Root = P.str().str();
+  }
+  std::string path(const llvm::Twine &Rel) const {
+    return (Root + "/" + Rel).str();
+  }
+  std::string manifest() const { return path("manifest.json"); }
+  /// \returns \p Abs relative to the workspace's parent when inside it, for
+  /// shorter messages.
+  std::string display(llvm::StringRef Abs) const {
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Root);
+    llvm::StringRef Rel = Abs;
+    if (!Parent.empty() && Rel.consume_front(Parent) &&
+        Rel.consume_front("/") && Parent == currentDir())
+      return Rel.str();
+    return Abs.str();
+  }
+};
+
+/// An exclusive lock on `<workspace>/lock`, held for its lifetime.
+class WorkspaceLock {
+public:
+  static llvm::Expected<std::unique_ptr<WorkspaceLock>>
+  acquire(const Workspace &WS, std::chrono::milliseconds Timeout);
+  ~WorkspaceLock();
+
+private:
+  explicit WorkspaceLock(int FD) : FD(FD) {}
+  int FD;
+};
+
+/// An exit status as a shell shows it: 128+N for signal N.
+struct ProcessResult {
+  int ExitStatus = 0;
+  bool Signaled = false;
+};
+
+/// Where a process runs and what its standard streams are ("": kiln's).
+struct ProcessSetup {
+  std::string Cwd;
+  std::string Stdin, Stdout, Stderr;
+};
+
+/// What a phase's build.log says the build did.
+struct BuildLog {
+  unsigned Compiles = 0, Objects = 0, Links = 0;
+  std::vector<std::string> Sources, Outputs, Programs;
+};
+
+/// Runs \p Command (searched on PATH) with \p Overrides added to the
+/// environment, in the foreground, and \returns how it ended.
+llvm::Expected<ProcessResult>
+runProcess(llvm::ArrayRef<std::string> Command,
+           llvm::ArrayRef<std::pair<std::string, std::string>> Overrides,
+           llvm::StringRef Step, const ProcessSetup &Setup = {});
+/// Runs one of LLVM's tools; its failure is an error of \p Step naming
+/// \p Whence.
+llvm::Error runTool(llvm::ArrayRef<std::string> Command, llvm::StringRef Step,
+                    llvm::StringRef Whence);
+/// Merges \p Inputs, each weighted \p Weight, into \p Output (through a
+/// temporary renamed into place).
+llvm::Error mergeProfiles(const PgoEnvironment &Env,
+                          llvm::ArrayRef<std::string> Inputs, unsigned Weight,
+                          llvm::StringRef Output, llvm::StringRef Step);
+llvm::Error makeDirectory(llvm::StringRef Path, llvm::StringRef Step);
+llvm::Expected<PgoManifest> loadManifest(const Workspace &WS, bool MustExist,
+                                         llvm::StringRef Step);
+llvm::Error saveManifest(const Workspace &WS, const PgoManifest &M,
+                         llvm::StringRef Step);
+BuildLog readBuildLog(llvm::StringRef Path);
+/// Removes the objects and programs the previous phase's build wrote, so
+/// that the build makes them again. \returns how many.
+unsigned removeEarlierOutputs(const Workspace &WS);
+/// Writes the directory of wrappers (kiln-cc under every name it answers).
+llvm::Error writeWrapperDir(const Workspace &WS, const PgoEnvironment &Env);
+/// The environment a phase's build runs in.
+std::vector<std::pair<std::string, std::string>>
+buildEnvironment(const Workspace &WS, llvm::StringRef Phase);
+std::vector<std::string> flagsForStatus(const PgoPhaseFlags &F);
+/// Runs the user's build command through the wrappers of \p Phase.
+llvm::Expected<PgoBuild>
+runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env,
+              llvm::StringRef Phase, const PgoOptions &Opts,
+              const PgoPhaseFlags &Flags, llvm::ArrayRef<std::string> Targets,
+              llvm::ArrayRef<std::string> ProfiledSources,
+              llvm::StringRef RelinkDir, llvm::raw_ostream &Out);
+void printBuildSummary(llvm::StringRef Phase, const PgoBuild &B,
+                       const Workspace &WS, llvm::raw_ostream &Out);
+llvm::Error buildFailure(llvm::StringRef Phase, const PgoBuild &B,
+                         const PgoManifest &M, const Workspace &WS);
+/// The merged profile of \p Scenario in the workspace.
+std::string scenarioProfile(const Workspace &WS, llvm::StringRef Scenario);
+
+/// The phases.
+llvm::Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,
+                           llvm::raw_ostream &Out);
+llvm::Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
+                    llvm::raw_ostream &Out);
+llvm::Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
+                         llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+llvm::Error statusMain(const PgoOptions &Opts, llvm::raw_ostream &Out);
+
+} // namespace kiln::pgo
+
+#endif // KILN_TOOLS_LIB_PGOSTEPS_H
