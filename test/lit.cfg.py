@@ -49,6 +49,7 @@ for other_major in ("14", "15", "16", "17", "18", "19", "20", "21"):
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
+config.substitutions.append(("%kiln_bin_dir", config.kiln_tools_dir))
 config.substitutions.append(("%cmake_c_compiler", config.cmake_c_compiler))
 config.substitutions.append(("%cmake", config.cmake_executable))
 

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Differential testing of Kiln's transforms: the same program, built with
+and without every transform, must compute the same bytes.
+
+For each generator seed, bench/sample-app/generate.py writes a kiln-sample
+program (C and C++; string tables, option-struct tables, keyword tables
+walked by pointer, function-pointer tables, virtual dispatch, hot, cold and
+never-run paths; its output is checksums of everything it computes). The
+reference is its -O0 build. It is trained once (an instrumented -O2 build
+with -ftemporal-profile, its startup and steady runs), then built at each
+optimization level (-O1, -O2, -O3, -Os) x each LTO mode (none, thin, full)
+with every Kiln transform on:
+
+  -fprofile-use (the training's profile) -fpass-plugin=KilnPlugin
+  -kiln-strtab -kiln-section-placement -kiln-startup-profile=<startup>
+  -kiln-split-functions -kiln-inline        (compile time, and inside LTO
+                                             through kiln-lld's -mllvm)
+  kiln-lld --kiln-profile --kiln-startup-profile  (Kiln's function order)
+
+and each program's output for the startup, steady and held-out (mixed,
+--input-seed 2) workloads is compared with the reference's. Any difference
+is a miscompile (or a generator bug): the script prints the configuration
+and exits 1.
+
+  python3 bench/differential.py --short          # 1 seed, 4 builds (CI)
+  python3 bench/differential.py --seeds 1-20     # the long run
+
+Standard library only; progress on stderr, a summary line on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_DIR = BENCH_DIR.parent
+GENERATOR = BENCH_DIR / "sample-app" / "generate.py"
+BUILD = BENCH_DIR / "sample-app" / "build.sh"
+EXE = "kiln-sample"
+WORKLOADS = {"startup": ["startup"], "steady": ["steady", "--iterations", "200"],
+             "heldout": ["mixed", "--input-seed", "2", "--iterations", "200"]}
+LEVELS = ("-O1", "-O2", "-O3", "-Os")
+LTO_MODES = ("none", "thin", "full")
+# The short run (CI): one build per LTO mode and the size level.
+SHORT = (("-O2", "none"), ("-O2", "thin"), ("-O2", "full"), ("-Os", "thin"))
+
+
+def log(msg: str) -> None:
+    print("differential: " + msg, file=sys.stderr, flush=True)
+
+
+def run(cmd, cwd=None, env=None, log_file=None) -> bytes:
+    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        log_file.write_bytes(proc.stderr)
+    if proc.returncode != 0:
+        raise SystemExit("differential: failed (%d): %s\n%s" % (
+            proc.returncode, " ".join(map(str, cmd)),
+            proc.stderr.decode(errors="replace")[-3000:]))
+    return proc.stdout
+
+
+def parse_seeds(text: str) -> list[int]:
+    seeds = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        seeds.extend(range(int(lo), int(hi or lo) + 1))
+    return seeds
+
+
+def outputs(exe: Path) -> dict[str, bytes]:
+    return {name: run([exe] + args, cwd=exe.parent) for name, args in WORKLOADS.items()}
+
+
+def build(app: Path, out: Path, flags: list[str], env: dict) -> Path:
+    if out.exists():
+        shutil.rmtree(out)
+    run(["bash", BUILD, app, out] + flags, env=env, log_file=out.parent / (out.name + ".log"))
+    return out / EXE
+
+
+def kiln_flags(level: str, lto: str, profiles: dict, tools: dict) -> list[str]:
+    """Every Kiln transform on, at compile time and (for LTO) in the link."""
+    options = ["-kiln-strtab", "-kiln-section-placement",
+               "-kiln-startup-profile=%s" % profiles["startup"],
+               "-kiln-split-functions", "-kiln-inline"]
+    flags = [level, "-fprofile-use=%s" % profiles["all"], "-Wno-backend-plugin",
+             "-Wno-profile-instr-unprofiled", "-Wno-profile-instr-out-of-date",
+             "-fpass-plugin=%s" % tools["plugin"], "-ffunction-sections"]
+    for o in options:
+        flags += ["-mllvm", o]
+    if lto != "none":
+        flags.append("-flto=thin" if lto == "thin" else "-flto")
+        flags += ["-Wl,-mllvm,%s" % o for o in options]
+    flags += ["-fuse-ld=%s" % tools["kiln-lld"],
+              "-Wl,--kiln-profile=%s" % profiles["steady"],
+              "-Wl,--kiln-startup-profile=%s" % profiles["startup"]]
+    return flags
+
+
+def train(app: Path, work: Path, env: dict, tools: dict) -> dict:
+    raw = work / "raw"
+    if raw.exists():
+        shutil.rmtree(raw)
+    exe = build(app, work / "instrumented",
+                ["-O2", "-fprofile-generate=%s" % raw, "-ftemporal-profile"], env)
+    profiles = {}
+    for name in ("startup", "steady"):
+        run([exe] + WORKLOADS[name], cwd=exe.parent,
+            env=dict(env, LLVM_PROFILE_FILE=str(raw / (name + ".profraw"))))
+        profiles[name] = work / (name + ".profdata")
+        run([tools["llvm-profdata"], "merge", "-o", profiles[name],
+             raw / (name + ".profraw")])
+    profiles["all"] = work / "all.profdata"
+    run([tools["llvm-profdata"], "merge", "-o", profiles["all"],
+         profiles["startup"], profiles["steady"]])
+    return profiles
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="1", help="generator seeds, e.g. 1-20 or 1,5,9")
+    ap.add_argument("--short", action="store_true",
+                    help="4 builds per seed (%s) instead of all 12" %
+                    ", ".join("%s/%s" % c for c in SHORT))
+    ap.add_argument("--functions", type=int, default=300)
+    ap.add_argument("--tus", type=int, default=8)
+    ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "differential"))
+    ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
+    ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
+    args = ap.parse_args(argv)
+
+    kiln_bin, llvm_bin = Path(args.kiln_bin).resolve(), Path(args.llvm_bin)
+    plugin = subprocess.run([str(kiln_bin / "kiln"), "print-plugin-path"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    tools = {"plugin": plugin, "kiln-lld": kiln_bin / "kiln-lld",
+             "llvm-profdata": llvm_bin / "llvm-profdata"}
+    env = dict(os.environ, KS_CC=str(llvm_bin / "clang"),
+               KS_CXX=str(llvm_bin / "clang++"), KS_JOBS="2")
+    work = Path(args.work_dir).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    configs = SHORT if args.short else tuple((l, m) for l in LEVELS for m in LTO_MODES)
+
+    t0, compared, failures = time.monotonic(), 0, []
+    for seed in parse_seeds(args.seeds):
+        sw = work / ("seed-%d" % seed)
+        app = sw / "app"
+        if app.exists():
+            shutil.rmtree(app)
+        sw.mkdir(parents=True, exist_ok=True)
+        run([sys.executable, GENERATOR, "--out", app, "--seed", seed,
+             "--functions", args.functions, "--tus", args.tus])
+        log("seed %d: reference (-O0) and training" % seed)
+        reference = outputs(build(app, sw / "O0", ["-O0"], env))
+        profiles = train(app, sw, env, tools)
+        for level, lto in configs:
+            name = "%s-%s" % (level.lstrip("-"), lto)
+            log("seed %d: %s with every Kiln transform" % (seed, name))
+            got = outputs(build(app, sw / name, kiln_flags(level, lto, profiles, tools), env))
+            compared += 1
+            for workload, out in got.items():
+                if out != reference[workload]:
+                    failures.append("seed %d, %s, %s" % (seed, name, workload))
+                    log("DIFFERENT: seed %d, %s, workload %s (see %s)" % (
+                        seed, name, workload, sw / name))
+    print("differential: %d program(s) compared with their -O0 build, 3 workloads "
+          "each: %d difference(s); %.0f s" % (compared, len(failures),
+                                              time.monotonic() - t0))
+    for f in failures:
+        print("  different: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
