@@ -4,11 +4,14 @@
 """Differential testing of Kiln's transforms: the same program, built with
 and without every transform, must compute the same bytes.
 
-For each generator seed, bench/sample-app/generate.py writes a kiln-sample
-program (C and C++; string tables, option-struct tables, keyword tables
-walked by pointer, function-pointer tables, virtual dispatch, hot, cold and
-never-run paths; its output is checksums of everything it computes). The
-reference is its -O0 build. It is trained once (an instrumented -O2 build
+For each seed, two generators write a program each: bench/sample-app/
+generate.py the kiln-sample program (C and C++; string tables, option-struct
+tables, keyword tables walked by pointer, function-pointer tables, virtual
+dispatch, hot, cold and never-run paths), and bench/eh_program.py a C++
+program that throws and catches across translation units (by type, by base,
+rethrowing; destructors counted during unwinding; string and option tables
+on the way). Their output is checksums of everything they compute. The
+reference is each program's -O0 build. It is trained once (an instrumented -O2 build
 with -ftemporal-profile, its startup and steady runs), then built at each
 optimization level (-O1, -O2, -O3, -Os) x each LTO mode (none, thin, full)
 with every Kiln transform on:
@@ -42,7 +45,8 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
-GENERATOR = BENCH_DIR / "sample-app" / "generate.py"
+GENERATORS = {"sample": BENCH_DIR / "sample-app" / "generate.py",
+              "eh": BENCH_DIR / "eh_program.py"}
 BUILD = BENCH_DIR / "sample-app" / "build.sh"
 EXE = "kiln-sample"
 WORKLOADS = {"startup": ["startup"], "steady": ["steady", "--iterations", "200"],
@@ -133,7 +137,10 @@ def main(argv=None) -> int:
     ap.add_argument("--short", action="store_true",
                     help="4 builds per seed (%s) instead of all 12" %
                     ", ".join("%s/%s" % c for c in SHORT))
-    ap.add_argument("--functions", type=int, default=300)
+    ap.add_argument("--corpus", default="sample,eh",
+                    help="which generators: sample, eh or both (default)")
+    ap.add_argument("--functions", type=int, default=300,
+                    help="functions per sample program (eh programs: 120)")
     ap.add_argument("--tus", type=int, default=8)
     ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "differential"))
     ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
@@ -152,27 +159,34 @@ def main(argv=None) -> int:
     configs = SHORT if args.short else tuple((l, m) for l in LEVELS for m in LTO_MODES)
 
     t0, compared, failures = time.monotonic(), 0, []
+    corpora = [c for c in args.corpus.split(",") if c]
+    for c in corpora:
+        if c not in GENERATORS:
+            ap.error("unknown corpus '%s' (sample, eh)" % c)
     for seed in parse_seeds(args.seeds):
-        sw = work / ("seed-%d" % seed)
-        app = sw / "app"
-        if app.exists():
-            shutil.rmtree(app)
-        sw.mkdir(parents=True, exist_ok=True)
-        run([sys.executable, GENERATOR, "--out", app, "--seed", seed,
-             "--functions", args.functions, "--tus", args.tus])
-        log("seed %d: reference (-O0) and training" % seed)
-        reference = outputs(build(app, sw / "O0", ["-O0"], env))
-        profiles = train(app, sw, env, tools)
-        for level, lto in configs:
-            name = "%s-%s" % (level.lstrip("-"), lto)
-            log("seed %d: %s with every Kiln transform" % (seed, name))
-            got = outputs(build(app, sw / name, kiln_flags(level, lto, profiles, tools), env))
-            compared += 1
-            for workload, out in got.items():
-                if out != reference[workload]:
-                    failures.append("seed %d, %s, %s" % (seed, name, workload))
-                    log("DIFFERENT: seed %d, %s, workload %s (see %s)" % (
-                        seed, name, workload, sw / name))
+        for corpus in corpora:
+            sw = work / ("%s-%d" % (corpus, seed))
+            app = sw / "app"
+            if app.exists():
+                shutil.rmtree(app)
+            sw.mkdir(parents=True, exist_ok=True)
+            size = (["--functions", args.functions, "--tus", args.tus]
+                    if corpus == "sample" else [])
+            run([sys.executable, GENERATORS[corpus], "--out", app, "--seed", seed] + size)
+            what = "%s program, seed %d" % (corpus, seed)
+            log("%s: reference (-O0) and training" % what)
+            reference = outputs(build(app, sw / "O0", ["-O0"], env))
+            profiles = train(app, sw, env, tools)
+            for level, lto in configs:
+                name = "%s-%s" % (level.lstrip("-"), lto)
+                log("%s: %s with every Kiln transform" % (what, name))
+                got = outputs(build(app, sw / name, kiln_flags(level, lto, profiles, tools), env))
+                compared += 1
+                for workload, out in got.items():
+                    if out != reference[workload]:
+                        failures.append("%s, %s, %s" % (what, name, workload))
+                        log("DIFFERENT: %s, %s, workload %s (see %s)" % (
+                            what, name, workload, sw / name))
     print("differential: %d program(s) compared with their -O0 build, 3 workloads "
           "each: %d difference(s); %.0f s" % (compared, len(failures),
                                               time.monotonic() - t0))
