@@ -88,8 +88,10 @@ run_tests() {
   log "running check-kiln (lit and unit tests)"
   local out status=0
   out=$(mktemp)
-  cmake --build "$build_dir" -j "$jobs" --target check-kiln 2>&1 | tee "$out" ||
-    status=1
+  # lit runs as many tests at once as the build runs jobs.
+  LIT_OPTS=${LIT_OPTS:--j $jobs} \
+    cmake --build "$build_dir" -j "$jobs" --target check-kiln 2>&1 |
+    tee "$out" || status=1
   # One closing line that any CI can read: "N passed, M failed".
   local passed failed
   passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$out" | tail -1)

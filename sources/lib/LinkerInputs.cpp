@@ -352,6 +352,57 @@ static bool isELFLoadTimeArray(StringRef Name) {
 // or (for a local function, as crtbegin's frame_dummy) against its section's
 // symbol with the function's offset as addend. An entry that cannot be read
 // is skipped: the function then only misses its place with startup code.
+// LLVM's relocation iterators trust the section header: an entry size of 0
+// divides by zero, a size past the end of the file reads past it (or, for a
+// size in the terabytes, runs for hours), and an entry past the end or a
+// symbol index past the symbol table is a fatal error. So every relocation
+// section Kiln iterates is checked first, as ELFFile reads it.
+template <class ELFT>
+static Error checkELFRelocations(const ELFObjectFile<ELFT> &Obj,
+                                 const SectionRef &Sec) {
+  const ELFFile<ELFT> &File = Obj.getELFFile();
+  const typename ELFT::Shdr *Header = Obj.getSection(Sec.getRawDataRefImpl());
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "relocation section " + Twine(Sec.getIndex()) +
+                                 ": " + Why);
+  };
+  Expected<const typename ELFT::Shdr *> SymbolTable =
+      File.getSection(Header->sh_link);
+  if (!SymbolTable)
+    return Fail(toString(SymbolTable.takeError()));
+  Expected<typename ELFT::SymRange> Symbols = File.symbols(*SymbolTable);
+  if (!Symbols)
+    return Fail(toString(Symbols.takeError()));
+  const bool IsMips64EL = File.isMips64EL();
+  auto CheckSymbols = [&](auto Entries) -> Error {
+    if (!Entries)
+      return Fail(toString(Entries.takeError()));
+    for (const auto &Entry : *Entries)
+      if (Entry.getSymbol(IsMips64EL) >= Symbols->size())
+        return Fail("symbol index " + Twine(Entry.getSymbol(IsMips64EL)) +
+                    " is out of range");
+    return Error::success();
+  };
+  if (Header->sh_type == ELF::SHT_REL)
+    return CheckSymbols(File.rels(*Header));
+  if (Header->sh_type == ELF::SHT_RELA)
+    return CheckSymbols(File.relas(*Header));
+  // SHT_CREL: LLVM decodes (and checks) compact relocations when it opens
+  // the object.
+  return Error::success();
+}
+
+static Error checkELFRelocations(const ObjectFile &Obj, const SectionRef &Sec) {
+  if (const auto *O = dyn_cast<ELF32LEObjectFile>(&Obj))
+    return checkELFRelocations(*O, Sec);
+  if (const auto *O = dyn_cast<ELF32BEObjectFile>(&Obj))
+    return checkELFRelocations(*O, Sec);
+  if (const auto *O = dyn_cast<ELF64LEObjectFile>(&Obj))
+    return checkELFRelocations(*O, Sec);
+  return checkELFRelocations(cast<ELF64BEObjectFile>(Obj), Sec);
+}
+
 void ObjectReader::readELFLoadRoots() {
   for (const SectionRef &RelSec : Obj.sections()) {
     Expected<section_iterator> Target = RelSec.getRelocatedSection();
@@ -368,6 +419,12 @@ void ObjectReader::readELFLoadRoots() {
     }
     if (!isELFLoadTimeArray(*TargetName))
       continue;
+    // Load-time roots are a refinement: a section that cannot be read is
+    // left out, as the array's other unreadable parts are.
+    if (Error E = checkELFRelocations(Obj, RelSec)) {
+      consumeError(std::move(E));
+      continue;
+    }
     for (const RelocationRef &Reloc : RelSec.relocations()) {
       symbol_iterator Sym = Reloc.getSymbol();
       if (Sym == Obj.symbol_end())
@@ -413,8 +470,11 @@ Error ObjectReader::readELFCallGraph() {
       consumeError(Target.takeError());
       continue;
     }
-    if (*Target != Obj.section_end() && **Target == *CGSection)
-      append_range(Relocs, Sec.relocations());
+    if (*Target == Obj.section_end() || **Target != *CGSection)
+      continue;
+    if (Error E = checkELFRelocations(Obj, Sec))
+      return inputError(Where, "call graph profile: " + toString(std::move(E)));
+    append_range(Relocs, Sec.relocations());
   }
   if (Relocs.size() != 2 * NumEntries)
     return inputError(Where, "call graph profile has " + Twine(NumEntries) +

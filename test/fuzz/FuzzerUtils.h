@@ -49,17 +49,33 @@ inline void enableCrashRecovery() {
     llvm::CrashRecoveryContext::Enable();
 }
 
+/// \returns whether \p E says that LLVM's reader failed (CrashGuard.h's
+/// errors), and counts those: the count is printed when the process ends, as
+/// `kiln-fuzz: faults of LLVM's readers recovered: N`.
+inline bool isRecoveredFault(llvm::Error E) {
+  static unsigned NumRecovered = 0;
+  static const bool PrintsAtExit = [] {
+    std::atexit([] {
+      std::fprintf(stderr,
+                   "kiln-fuzz: faults of LLVM's readers recovered: %u\n",
+                   NumRecovered);
+    });
+    return true;
+  }();
+  (void)PrintsAtExit;
+  if (!E)
+    return false;
+  std::string Message = llvm::toString(std::move(E));
+  bool Recovered = llvm::StringRef(Message).contains("reader failed on");
+  NumRecovered += Recovered;
+  return Recovered;
+}
+
 /// \returns whether \p Read (returning an llvm::Error) recovered from a
-/// fault in LLVM: its error says that LLVM's reader failed. Leak detection
-/// is off while it runs.
+/// fault in LLVM (isRecoveredFault). Leak detection is off while it runs.
 template <typename ReadT> bool recoversFromFault(ReadT Read) {
   __lsan_disable();
-  llvm::Error E = Read();
-  bool Recovered = false;
-  if (E) {
-    std::string Message = llvm::toString(std::move(E));
-    Recovered = llvm::StringRef(Message).contains("reader failed on");
-  }
+  bool Recovered = isRecoveredFault(Read());
   __lsan_enable();
   return Recovered;
 }

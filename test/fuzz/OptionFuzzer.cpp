@@ -9,10 +9,12 @@
 /// \file
 /// Feeds arbitrary text to the parsers of the values of `--scenario=`,
 /// `--page-size=` and `--algorithm=` (and kiln-lld's `--kiln-*` spellings
-/// of them): parseScenarioSpec, parsePageSize, parseOrderAlgorithm. What
-/// they accept must be what their contracts say: a scenario has a kind, a
-/// profile and a weight in range; a page size is the exact value of its
-/// text and a power of two; an algorithm is named by its registry name.
+/// of them) and of `kiln imports --budget=`: parseScenarioSpec,
+/// parsePageSize, parseOrderAlgorithm, parseImportBudget. What they accept
+/// must be what their contracts say: a scenario has a kind, a profile and a
+/// weight in range; a page size is the exact value of its text and a power
+/// of two; an algorithm is named by its registry name; a budget given as a
+/// percentage is at most the total.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "kiln/Layout/LayoutAlgorithm.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/ProfiledGraph.h"
+#include "kiln/Tools/ImportsCommand.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -77,10 +80,23 @@ static void checkAlgorithm(StringRef Text) {
     std::abort();
 }
 
+static void checkBudget(StringRef Text) {
+  for (uint64_t Total : {uint64_t(0), uint64_t(1000), UINT64_MAX}) {
+    Expected<uint64_t> Budget = parseImportBudget(Text, Total);
+    if (!Budget) {
+      consumeError(Budget.takeError());
+      continue;
+    }
+    if (Text.trim().ends_with("%") && *Budget > Total)
+      std::abort();
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   StringRef Text(reinterpret_cast<const char *>(Data), Size);
   checkScenario(Text);
   checkPageSize(Text);
   checkAlgorithm(Text);
+  checkBudget(Text);
   return 0;
 }
