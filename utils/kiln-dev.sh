@@ -187,7 +187,10 @@ run_fuzz() {
     log "running $target for ${seconds}s"
     local before
     before=$(find "$findings" -type f | wc -l)
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+    # An allocation too large to succeed returns null, as the product's
+    # allocator does, and LLVM reports it as a fatal error (which Kiln's
+    # guard turns into an error) instead of ASan ending the run.
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
       UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
       "$fuzz_dir/fuzz/$target" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 \

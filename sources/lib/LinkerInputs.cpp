@@ -554,6 +554,22 @@ Error ObjectReader::readIndexedCallGraph(StringRef SectionName,
   return Error::success();
 }
 
+/// \returns the bytes of member \p C of \p Ar. LLVM's archive reader checks
+/// that a member ends within the archive only when it steps to the next
+/// member, after the caller has read this one; so the bounds are checked
+/// here, before anything reads the member.
+static Expected<StringRef> getMemberBytes(const Archive &Ar,
+                                          const Archive::Child &C) {
+  Expected<StringRef> Bytes = C.getBuffer();
+  if (!Bytes || Ar.isThin())
+    return Bytes;
+  StringRef Whole = Ar.getData();
+  if (Bytes->begin() < Whole.begin() || Bytes->end() > Whole.end())
+    return createStringError(inconvertibleErrorCode(),
+                             "the member extends past the end of the archive");
+  return Bytes;
+}
+
 /// Reads \p Bin; of an archive, only the members named \p OnlyMember (all
 /// if it is empty).
 static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
@@ -575,6 +591,10 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
         FoundMember = true;
       }
       std::string MemberWhere = (Where + "(" + *Member + ")").str();
+      if (Expected<StringRef> Bytes = getMemberBytes(*Ar, C); !Bytes) {
+        consumeError(std::move(Err));
+        return inputError(MemberWhere, toString(Bytes.takeError()));
+      }
       Expected<std::unique_ptr<Binary>> Child = C.getAsBinary();
       if (!Child)
         return inputError(MemberWhere, toString(Child.takeError()));
@@ -666,7 +686,7 @@ static Expected<InputKind> classifyLinkerInputUnguarded(StringRef Path,
     }
     if (*Name != Member)
       continue;
-    Expected<StringRef> Bytes = C.getBuffer();
+    Expected<StringRef> Bytes = getMemberBytes(**Ar, C);
     if (!Bytes) {
       consumeError(std::move(Err));
       return inputError((Path + "(" + Member + ")").str(),
