@@ -19,7 +19,8 @@ from lit.llvm.subst import FindTool, ToolSubst
 config.name = "Kiln"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".ll", ".c", ".cpp", ".s", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "Unit", "unittests"]
+config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "Unit", "unittests",
+                   "fuzz"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
 
@@ -79,5 +80,6 @@ llvm_tools = [
     ToolSubst("llvm-readobj", unresolved="fatal"),
     ToolSubst("llvm-readelf", unresolved="fatal"),
     ToolSubst("llvm-profdata", unresolved="fatal"),
+    ToolSubst("yaml2obj", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(llvm_tools, [config.llvm_tools_dir])

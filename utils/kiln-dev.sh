@@ -19,9 +19,19 @@
 #                            source; fails on any difference or warning
 #   utils/kiln-dev.sh deps   only install the Debian packages that are missing
 #   utils/kiln-dev.sh build  only configure and build
+#   utils/kiln-dev.sh fuzz [SECONDS]
+#                            build the libFuzzer targets (test/fuzz, with
+#                            ASan+UBSan) and run each for SECONDS (default
+#                            60) from its seed corpus; prints executions
+#                            and findings per target, fails on a finding
+#   utils/kiln-dev.sh sanitize
+#                            build Kiln with ASan+UBSan (the pass plugin
+#                            stays unsanitized) and run all tests
 #
 # Environment: KILN_BUILD_DIR (default: <repo>/build), KILN_JOBS (default:
-# number of cores), KILN_BENCH_ARGS (extra arguments for bench/run.py).
+# number of cores), KILN_BENCH_ARGS (extra arguments for bench/run.py),
+# KILN_FUZZ_BUILD_DIR (default: <repo>/build-fuzz), KILN_SANITIZE_BUILD_DIR
+# (default: <repo>/build-sanitize).
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,8 +93,10 @@ run_tests() {
   log "running check-kiln (lit and unit tests)"
   local out status=0
   out=$(mktemp)
-  cmake --build "$build_dir" -j "$jobs" --target check-kiln 2>&1 | tee "$out" ||
-    status=1
+  # lit runs as many tests at once as the build runs jobs.
+  LIT_OPTS=${LIT_OPTS:--j $jobs} \
+    cmake --build "$build_dir" -j "$jobs" --target check-kiln 2>&1 |
+    tee "$out" || status=1
   # One closing line that any CI can read: "N passed, M failed".
   local passed failed
   passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$out" | tail -1)
@@ -116,6 +128,115 @@ run_lint() {
       --warnings-as-errors='*' 2> >(grep -v '^Suppressed\|^Use -header-filter' >&2)
 }
 
+# The fuzz targets, by the name of their seed corpus in test/fuzz/corpus/.
+fuzzers=(edge-list:EdgeListFuzzer profile:ProfileFuzzer
+  linker-input:LinkerInputFuzzer option:OptionFuzzer
+  link-command:LinkCommandFuzzer)
+
+# Seeds that are binary files, made from text at fuzz time: objects of each
+# format (with call-graph sections), an archive, indexed and binary sample
+# profiles.
+generate_seeds() {
+  local corpus=$1 src=$repo_root/test/fuzz/corpus
+  mkdir -p "$corpus/linker-input" "$corpus/profile"
+  local asm=$src/linker-input/calls.s.txt
+  "$llvm_bin/llvm-mc" -filetype=obj -triple=x86_64-unknown-linux "$asm" \
+    -o "$corpus/linker-input/gen-elf.o"
+  "$llvm_bin/llvm-mc" -filetype=obj -triple=aarch64-unknown-linux "$src/linker-input/calls-aarch64.s.txt" \
+    -o "$corpus/linker-input/gen-elf-aarch64.o"
+  "$llvm_bin/llvm-mc" -filetype=obj -triple=x86_64-pc-windows-msvc \
+    "$src/linker-input/calls-coff.s.txt" -o "$corpus/linker-input/gen-coff.obj"
+  "$llvm_bin/llvm-mc" -filetype=obj -triple=x86_64-apple-macos \
+    "$src/linker-input/calls-macho.s.txt" -o "$corpus/linker-input/gen-macho.o"
+  rm -f "$corpus/linker-input/gen-archive.a"
+  "$llvm_bin/llvm-ar" rcs "$corpus/linker-input/gen-archive.a" \
+    "$corpus/linker-input/gen-elf.o" "$corpus/linker-input/gen-elf-aarch64.o"
+  "$llvm_bin/llvm-profdata" merge "$src/profile/ir.proftext" \
+    -o "$corpus/profile/gen-ir.profdata"
+  "$llvm_bin/llvm-profdata" merge "$src/profile/frontend.proftext" \
+    -o "$corpus/profile/gen-frontend.profdata"
+  "$llvm_bin/llvm-profdata" merge --sample --extbinary \
+    "$src/profile/sample.prof" -o "$corpus/profile/gen-sample.extbinary"
+  "$llvm_bin/llvm-profdata" merge --sample --binary \
+    "$src/profile/sample.prof" -o "$corpus/profile/gen-sample.binary"
+}
+
+run_fuzz() {
+  local seconds=${1:-60}
+  local fuzz_dir=${KILN_FUZZ_BUILD_DIR:-$repo_root/build-fuzz}
+  if [ ! -f "$fuzz_dir/build.ninja" ]; then
+    log "configuring the fuzzer build in $fuzz_dir"
+    cmake -G Ninja -S "$repo_root" -B "$fuzz_dir" \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$llvm_bin/clang" \
+      -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" \
+      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit" \
+      -DKILN_BUILD_FUZZERS=ON -DKILN_INCLUDE_TESTS=OFF
+  fi
+  log "building the fuzzers with $jobs jobs"
+  cmake --build "$fuzz_dir" -j "$jobs" --target kiln-fuzzers
+  generate_seeds "$fuzz_dir/seeds"
+  local summary=() status=0 entry name target
+  for entry in "${fuzzers[@]}"; do
+    name=${entry%%:*}
+    target=${entry#*:}
+    [ -x "$fuzz_dir/fuzz/$target" ] || continue
+    # The corpus grows in the build directory; the repository's seeds and
+    # the generated ones are read only.
+    local work=$fuzz_dir/corpus/$name findings=$fuzz_dir/findings/$name
+    local logfile=$fuzz_dir/findings/$name.log seeds=()
+    mkdir -p "$work" "$findings"
+    [ -d "$repo_root/test/fuzz/corpus/$name" ] &&
+      seeds+=("$repo_root/test/fuzz/corpus/$name")
+    [ -d "$fuzz_dir/seeds/$name" ] && seeds+=("$fuzz_dir/seeds/$name")
+    log "running $target for ${seconds}s"
+    local before
+    before=$(find "$findings" -type f | wc -l)
+    # An allocation too large to succeed returns null, as the product's
+    # allocator does, and LLVM reports it as a fatal error (which Kiln's
+    # guard turns into an error) instead of ASan ending the run.
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
+      UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+      "$fuzz_dir/fuzz/$target" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$findings/" "$work" "${seeds[@]}" \
+      >"$logfile" 2>&1 || status=1
+    local runs found recovered
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)
+    found=$(( $(find "$findings" -type f | wc -l) - before ))
+    # Faults inside LLVM's readers that Kiln's guard turned into errors
+    # (test/fuzz/FuzzerUtils.h): not findings, but worth knowing.
+    recovered=$(sed -n "s/^kiln-fuzz: faults of LLVM's readers recovered: //p" \
+      "$logfile" | tail -1)
+    summary+=("$(printf '%-14s %12s executions  %d findings%s' "$name" \
+      "${runs:-?}" "$found" "${recovered:+  ($recovered faults in LLVM readers recovered)}")")
+    [ "$found" -eq 0 ] || status=1
+  done
+  printf '%s\n' "${summary[@]}"
+  [ $status -eq 0 ] || log "findings (and logs) are in $fuzz_dir/findings"
+  return $status
+}
+
+run_sanitize() {
+  local san_dir=${KILN_SANITIZE_BUILD_DIR:-$repo_root/build-sanitize}
+  if [ ! -f "$san_dir/build.ninja" ]; then
+    log "configuring the sanitized build in $san_dir"
+    cmake -G Ninja -S "$repo_root" -B "$san_dir" \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$llvm_bin/clang" \
+      -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" \
+      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit" \
+      -DKILN_USE_SANITIZERS="Address;Undefined"
+  fi
+  log "building the sanitized Kiln with $jobs jobs"
+  cmake --build "$san_dir" -j "$jobs"
+  # A sanitizer's report fails the process that made it, so the test that
+  # ran it fails; lit passes these variables on to the tests.
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    build_dir=$san_dir run_tests
+}
+
 run_demo() {
   log "running the guided flow on the bundled sample application"
   # The four commands a user types (bench/pgo_flow.py prints each step), then
@@ -140,8 +261,10 @@ case "${1:-}" in
   lint) install_deps; configure_and_build; run_lint ;;
   demo) install_deps; configure_and_build; run_demo ;;
   bench) install_deps; configure_and_build; run_bench ;;
+  fuzz) install_deps; run_fuzz "${2:-60}" ;;
+  sanitize) install_deps; run_sanitize ;;
   *)
-    sed -n '5,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

@@ -8,6 +8,7 @@
 
 #include "kiln/Imports/ImportGraphReader.h"
 
+#include "kiln/Sources/ReaderDiagnostics.h"
 #include "kiln/Support/InputFile.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -269,9 +270,13 @@ readImportInputsImpl(ArrayRef<std::string> Paths,
     if (Error E = M.Bitcode.readSummary(Index, M.Id))
       return inputError(M.Id, "invalid summary: " + toString(std::move(E)));
     LLVMContext Context;
+    // An error diagnosed through the context would otherwise exit.
+    ReaderDiagnostics Diags(Context);
     Expected<std::unique_ptr<Module>> IR = M.Bitcode.parseModule(Context);
     if (!IR)
       return inputError(M.Id, "invalid bitcode: " + toString(IR.takeError()));
+    if (Diags.hasError())
+      return inputError(M.Id, "invalid bitcode: " + Diags.getFirstError());
     Graph.Modules.push_back(M.Id);
     Calls.push_back(readModuleCalls(**IR));
     Result.SourceFileNames.push_back(Calls.back().SourceFileName);

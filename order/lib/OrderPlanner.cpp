@@ -35,8 +35,15 @@ Expected<uint64_t> kiln::parsePageSize(StringRef Text) {
   else if (Number.consume_back_insensitive("m"))
     Multiplier = 1024 * 1024;
   uint64_t Value;
-  if (Number.getAsInteger(10, Value) || Value == 0 ||
-      !isPowerOf2_64(Value * Multiplier))
+  const bool IsNumber = !Number.getAsInteger(10, Value);
+  // The product is checked before it is taken: a wrapped one can be a power
+  // of two (3 * 2^53 K wraps to 2^63).
+  if (IsNumber && Value > UINT64_MAX / Multiplier)
+    return createStringError(inconvertibleErrorCode(),
+                             "page size '%s' is too large (2^64 bytes or "
+                             "more)",
+                             Text.str().c_str());
+  if (!IsNumber || Value == 0 || !isPowerOf2_64(Value * Multiplier))
     return createStringError(inconvertibleErrorCode(),
                              "page size '%s' is not a power of two (bytes, "
                              "or with K/M: 4K, 16K, 64K, 2M)",

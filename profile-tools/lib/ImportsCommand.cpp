@@ -20,6 +20,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace llvm;
 using namespace kiln;
 using namespace kiln::imports;
@@ -30,11 +33,19 @@ Expected<uint64_t> kiln::parseImportBudget(StringRef Text, uint64_t Total) {
   StringRef Number = Text.trim();
   bool Percent = Number.consume_back("%");
   if (Percent) {
+    // getAsDouble accepts "inf" and "nan": a percentage is a finite number
+    // from 0 to 100, so that the product converts to an integer exactly as
+    // the C++ rules allow (a double out of uint64_t's range does not).
     double P;
-    if (Number.getAsDouble(P) || P < 0)
+    if (Number.getAsDouble(P) || !std::isfinite(P) || P < 0 || P > 100)
       return createStringError(inconvertibleErrorCode(),
-                               "'%s' is not a percentage", Text.str().c_str());
-    return uint64_t(double(Total) * P / 100.0);
+                               "'%s' is not a percentage (from 0%% to 100%%)",
+                               Text.str().c_str());
+    double Budget = double(Total) * (P / 100.0);
+    // double(Total) rounds up to 2^64 for the largest totals.
+    if (Budget >= 0x1p64)
+      return std::numeric_limits<uint64_t>::max();
+    return uint64_t(Budget);
   }
   uint64_t N;
   if (Number.getAsInteger(10, N))

@@ -352,6 +352,57 @@ static bool isELFLoadTimeArray(StringRef Name) {
 // or (for a local function, as crtbegin's frame_dummy) against its section's
 // symbol with the function's offset as addend. An entry that cannot be read
 // is skipped: the function then only misses its place with startup code.
+// LLVM's relocation iterators trust the section header: an entry size of 0
+// divides by zero, a size past the end of the file reads past it (or, for a
+// size in the terabytes, runs for hours), and an entry past the end or a
+// symbol index past the symbol table is a fatal error. So every relocation
+// section Kiln iterates is checked first, as ELFFile reads it.
+template <class ELFT>
+static Error checkELFRelocations(const ELFObjectFile<ELFT> &Obj,
+                                 const SectionRef &Sec) {
+  const ELFFile<ELFT> &File = Obj.getELFFile();
+  const typename ELFT::Shdr *Header = Obj.getSection(Sec.getRawDataRefImpl());
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "relocation section " + Twine(Sec.getIndex()) +
+                                 ": " + Why);
+  };
+  Expected<const typename ELFT::Shdr *> SymbolTable =
+      File.getSection(Header->sh_link);
+  if (!SymbolTable)
+    return Fail(toString(SymbolTable.takeError()));
+  Expected<typename ELFT::SymRange> Symbols = File.symbols(*SymbolTable);
+  if (!Symbols)
+    return Fail(toString(Symbols.takeError()));
+  const bool IsMips64EL = File.isMips64EL();
+  auto CheckSymbols = [&](auto Entries) -> Error {
+    if (!Entries)
+      return Fail(toString(Entries.takeError()));
+    for (const auto &Entry : *Entries)
+      if (Entry.getSymbol(IsMips64EL) >= Symbols->size())
+        return Fail("symbol index " + Twine(Entry.getSymbol(IsMips64EL)) +
+                    " is out of range");
+    return Error::success();
+  };
+  if (Header->sh_type == ELF::SHT_REL)
+    return CheckSymbols(File.rels(*Header));
+  if (Header->sh_type == ELF::SHT_RELA)
+    return CheckSymbols(File.relas(*Header));
+  // SHT_CREL: LLVM decodes (and checks) compact relocations when it opens
+  // the object.
+  return Error::success();
+}
+
+static Error checkELFRelocations(const ObjectFile &Obj, const SectionRef &Sec) {
+  if (const auto *O = dyn_cast<ELF32LEObjectFile>(&Obj))
+    return checkELFRelocations(*O, Sec);
+  if (const auto *O = dyn_cast<ELF32BEObjectFile>(&Obj))
+    return checkELFRelocations(*O, Sec);
+  if (const auto *O = dyn_cast<ELF64LEObjectFile>(&Obj))
+    return checkELFRelocations(*O, Sec);
+  return checkELFRelocations(cast<ELF64BEObjectFile>(Obj), Sec);
+}
+
 void ObjectReader::readELFLoadRoots() {
   for (const SectionRef &RelSec : Obj.sections()) {
     Expected<section_iterator> Target = RelSec.getRelocatedSection();
@@ -368,6 +419,12 @@ void ObjectReader::readELFLoadRoots() {
     }
     if (!isELFLoadTimeArray(*TargetName))
       continue;
+    // Load-time roots are a refinement: a section that cannot be read is
+    // left out, as the array's other unreadable parts are.
+    if (Error E = checkELFRelocations(Obj, RelSec)) {
+      consumeError(std::move(E));
+      continue;
+    }
     for (const RelocationRef &Reloc : RelSec.relocations()) {
       symbol_iterator Sym = Reloc.getSymbol();
       if (Sym == Obj.symbol_end())
@@ -413,8 +470,11 @@ Error ObjectReader::readELFCallGraph() {
       consumeError(Target.takeError());
       continue;
     }
-    if (*Target != Obj.section_end() && **Target == *CGSection)
-      append_range(Relocs, Sec.relocations());
+    if (*Target == Obj.section_end() || **Target != *CGSection)
+      continue;
+    if (Error E = checkELFRelocations(Obj, Sec))
+      return inputError(Where, "call graph profile: " + toString(std::move(E)));
+    append_range(Relocs, Sec.relocations());
   }
   if (Relocs.size() != 2 * NumEntries)
     return inputError(Where, "call graph profile has " + Twine(NumEntries) +
@@ -494,6 +554,22 @@ Error ObjectReader::readIndexedCallGraph(StringRef SectionName,
   return Error::success();
 }
 
+/// \returns the bytes of member \p C of \p Ar. LLVM's archive reader checks
+/// that a member ends within the archive only when it steps to the next
+/// member, after the caller has read this one; so the bounds are checked
+/// here, before anything reads the member.
+static Expected<StringRef> getMemberBytes(const Archive &Ar,
+                                          const Archive::Child &C) {
+  Expected<StringRef> Bytes = C.getBuffer();
+  if (!Bytes || Ar.isThin())
+    return Bytes;
+  StringRef Whole = Ar.getData();
+  if (Bytes->begin() < Whole.begin() || Bytes->end() > Whole.end())
+    return createStringError(inconvertibleErrorCode(),
+                             "the member extends past the end of the archive");
+  return Bytes;
+}
+
 /// Reads \p Bin; of an archive, only the members named \p OnlyMember (all
 /// if it is empty).
 static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
@@ -515,6 +591,10 @@ static Error readBinary(Binary &Bin, StringRef Where, LinkerInputs &Inputs,
         FoundMember = true;
       }
       std::string MemberWhere = (Where + "(" + *Member + ")").str();
+      if (Expected<StringRef> Bytes = getMemberBytes(*Ar, C); !Bytes) {
+        consumeError(std::move(Err));
+        return inputError(MemberWhere, toString(Bytes.takeError()));
+      }
       Expected<std::unique_ptr<Binary>> Child = C.getAsBinary();
       if (!Child)
         return inputError(MemberWhere, toString(Child.takeError()));
@@ -606,7 +686,7 @@ static Expected<InputKind> classifyLinkerInputUnguarded(StringRef Path,
     }
     if (*Name != Member)
       continue;
-    Expected<StringRef> Bytes = C.getBuffer();
+    Expected<StringRef> Bytes = getMemberBytes(**Ar, C);
     if (!Bytes) {
       consumeError(std::move(Err));
       return inputError((Path + "(" + Member + ")").str(),

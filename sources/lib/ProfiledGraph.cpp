@@ -46,6 +46,11 @@ Expected<ScenarioSpec> kiln::parseScenarioSpec(StringRef Spec) {
   double Weight;
   if (!WeightText.empty() && WeightText != Rest &&
       !WeightText.getAsDouble(Weight)) {
+    if (Path.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "scenario '%s': no profile (<kind>=<profile>"
+                               "[:<weight>])",
+                               Spec.str().c_str());
     if (!(Weight > 0))
       return createStringError(inconvertibleErrorCode(),
                                "scenario '%s': the weight must be positive",

@@ -17,6 +17,7 @@
 
 #include "CrashGuard.h"
 #include "kiln/Sources/Profile.h"
+#include "kiln/Sources/ReaderDiagnostics.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/ProfileData/SampleProf.h"
@@ -48,13 +49,27 @@ collectCalls(const FunctionSamples &Samples, StringRef Caller,
 
 static Expected<LayoutProfile> readSampleProfileUnguarded(StringRef Path) {
   LLVMContext Context;
+  // The reader diagnoses what is corrupt through the context, which would
+  // otherwise exit.
+  ReaderDiagnostics Diags(Context);
   auto FS = vfs::getRealFileSystem();
   ErrorOr<std::unique_ptr<SampleProfileReader>> Reader =
       SampleProfileReader::create(Path, Context, *FS);
+  // Its diagnostics start with the file's name, as Kiln's do.
+  auto Diagnosed = [&] {
+    StringRef Message = Diags.getFirstError();
+    Message.consume_front((Path + ": ").str());
+    return profileError(Path, Message);
+  };
+  auto Failed = [&](std::error_code EC) {
+    return Diags.hasError() ? Diagnosed() : profileError(Path, EC.message());
+  };
   if (!Reader)
-    return profileError(Path, Reader.getError().message());
+    return Failed(Reader.getError());
   if (std::error_code EC = (*Reader)->read())
-    return profileError(Path, EC.message());
+    return Failed(EC);
+  if (Diags.hasError())
+    return Diagnosed();
   if ((*Reader)->useMD5())
     return profileError(Path, "the profile names functions by MD5 hashes "
                               "only; Kiln needs names to bind them to "

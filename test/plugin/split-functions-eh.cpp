@@ -5,8 +5,9 @@
 // the throw; the checked run does. A function with landing pads (work: the
 // string it destroys while unwinding) is kept whole, because LLVM 22's
 // splitter can break exception handling in such functions
-// (bench/differential.py on bench/eh_program.py's programs). (Linked with lld: GNU ld 2.40 writes a
-// .debug_str_offsets that llvm-dwarfdump --verify rejects, split or not.)
+// (bench/differential.py on bench/eh_program.py's programs). (Linked with
+// lld: GNU ld 2.40 writes a .debug_str_offsets that llvm-dwarfdump --verify
+// rejects, split or not.)
 // REQUIRES: x86_64-linux
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clangxx -O2 -fprofile-generate=%t/raw %s -o %t/instrumented

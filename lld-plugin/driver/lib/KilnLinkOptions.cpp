@@ -23,15 +23,18 @@ static Error optionError(StringRef Option, const Twine &Message) {
 }
 
 /// \returns the option's name without its prefix (`--kiln-x=v`, and for
-/// lld-link `/kiln-x:v`) and sets \p Value, or "" if \p Arg is not a Kiln
-/// link option. A single dash is not accepted: `-kiln-x` is the spelling of
-/// the plugin's LLVM options, given to the linker after `-mllvm`.
-static StringRef parseKilnOption(StringRef Arg, LinkerFlavor Flavor,
-                                 std::optional<StringRef> &Value) {
+/// lld-link `/kiln-x:v`) and sets \p Value, or std::nullopt if \p Arg is not
+/// a Kiln link option. Every argument with the prefix is one, also with an
+/// empty name (`--kiln-`, `--kiln-=v`): none is lld's. A single dash is not
+/// accepted: `-kiln-x` is the spelling of the plugin's LLVM options, given to
+/// the linker after `-mllvm`.
+static std::optional<StringRef>
+parseKilnOption(StringRef Arg, LinkerFlavor Flavor,
+                std::optional<StringRef> &Value) {
   char Separator = '=';
   if (!Arg.consume_front("--kiln-")) {
     if (Flavor != LinkerFlavor::COFF || !Arg.consume_front("/kiln-"))
-      return "";
+      return std::nullopt;
     Separator = ':';
   }
   size_t At = Arg.find(Separator);
@@ -52,16 +55,17 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef Arg = Args[I];
     std::optional<StringRef> Value;
-    StringRef Name = I == 0 || IsValueOfPreviousOption
-                         ? ""
-                         : parseKilnOption(Arg, Flavor, Value);
+    std::optional<StringRef> KilnName =
+        I == 0 || IsValueOfPreviousOption ? std::nullopt
+                                          : parseKilnOption(Arg, Flavor, Value);
     // `-mllvm --kiln-x` is an LLVM option for the plugin, not ours.
     IsValueOfPreviousOption = Arg == "-mllvm" || Arg == "--mllvm" ||
                               Arg == "-plugin-opt" || Arg == "--plugin-opt";
-    if (Name.empty()) {
+    if (!KilnName) {
       Split.LinkerArgs.emplace_back(Arg);
       continue;
     }
+    StringRef Name = *KilnName;
     auto Flag = [&](bool &Field) -> Error {
       if (Value)
         return optionError(Arg, "takes no value");

@@ -173,10 +173,10 @@ kiln::buildFinalLinkArgs(ArrayRef<std::string> LinkerArgs, LinkerFlavor Flavor,
 
 static TracedInput parseTracedLine(StringRef Line) {
   // `archive(member)`; a path may itself contain parentheses, so only a
-  // trailing `)` with a `(` before it counts.
+  // trailing `)` with a `(` before it and a member between them counts.
   if (Line.ends_with(")")) {
     size_t Open = Line.rfind('(');
-    if (Open != StringRef::npos && Open > 0)
+    if (Open != StringRef::npos && Open > 0 && Open + 2 < Line.size())
       return {Line.take_front(Open).str(),
               Line.slice(Open + 1, Line.size() - 1).str()};
   }
@@ -187,12 +187,15 @@ std::vector<TracedInput> kiln::parseTracedInputs(StringRef Stdout,
                                                  StringRef Stderr,
                                                  LinkerFlavor Flavor) {
   std::vector<TracedInput> Inputs;
+  // By what the line names, not its spelling.
   StringSet<> Seen;
   auto Add = [&](StringRef Line) {
     Line = Line.trim();
-    if (Line.empty() || !Seen.insert(Line).second)
+    if (Line.empty())
       return;
-    Inputs.push_back(parseTracedLine(Line));
+    TracedInput In = parseTracedLine(Line);
+    if (Seen.insert(In.Path + '\0' + In.Member).second)
+      Inputs.push_back(std::move(In));
   };
   SmallVector<StringRef, 0> Lines;
   if (Flavor == LinkerFlavor::COFF) {

@@ -121,6 +121,14 @@ TEST(KilnLinkOptions, Errors) {
               HasSubstr("takes no value"));
   EXPECT_THAT(errorOf(split({"kiln-lld", "--kiln-order-out=o.txt"})),
               HasSubstr("only take effect with a profile"));
+  // The prefix with no name is Kiln's too, not an argument for lld (found
+  // by the link-command fuzzer).
+  EXPECT_THAT(errorOf(split({"kiln-lld", "--kiln-"})),
+              HasSubstr("--kiln-: unknown kiln-lld option"));
+  EXPECT_THAT(errorOf(split({"kiln-lld", "--kiln-=x"})),
+              HasSubstr("--kiln-=x: unknown kiln-lld option"));
+  EXPECT_THAT(errorOf(split({"kiln-lld-link", "/kiln-:x"}, LinkerFlavor::COFF)),
+              HasSubstr("/kiln-:x: unknown kiln-lld option"));
 }
 
 TEST(KilnLinkOptions, ConflictingOrders) {
@@ -217,6 +225,12 @@ TEST(ProfileGuidedLinkSteps, TracedInputs) {
                                 TracedInput{"w.lib", "a.obj"}));
   EXPECT_THAT(kiln::parseTracedInputs("a.o\n", "", LinkerFlavor::COFF),
               IsEmpty());
+  // `()` names no member: `x.o()` is a path of its own, not x.o a second
+  // time (found by the link-command fuzzer).
+  EXPECT_THAT(
+      kiln::parseTracedInputs("x.o\nx.o()\n(y)\n", "", LinkerFlavor::ELF),
+      ElementsAre(TracedInput{"x.o", ""}, TracedInput{"x.o()", ""},
+                  TracedInput{"(y)", ""}));
 }
 
 } // namespace

@@ -107,10 +107,35 @@ TEST(OrderPlanner, ScenarioSpecs) {
                        FailedWithMessage(HasSubstr("must be positive")));
   EXPECT_THAT_EXPECTED(parseScenarioSpec("steady=p:1e400"),
                        FailedWithMessage(HasSubstr("out of range")));
+  // A weight is no profile (found by the option fuzzer).
+  EXPECT_THAT_EXPECTED(parseScenarioSpec("steady=:2"),
+                       FailedWithMessage(HasSubstr("no profile")));
+  // Without a weight, a trailing colon belongs to the path.
+  Spec = parseScenarioSpec("steady=:");
+  ASSERT_THAT_EXPECTED(Spec, Succeeded());
+  EXPECT_EQ(Spec->Path, ":");
   EXPECT_THAT_EXPECTED(parseOrderAlgorithm("fastest"),
                        FailedWithMessage(HasSubstr(
                            "(one of kiln, c3, cdsort, pettis-hansen, density, "
                            "bp)")));
+}
+
+TEST(OrderPlanner, PageSizes) {
+  EXPECT_THAT_EXPECTED(parsePageSize("4K"), HasValue(4096u));
+  EXPECT_THAT_EXPECTED(parsePageSize("2m"), HasValue(2u << 20));
+  EXPECT_THAT_EXPECTED(parsePageSize("65536"), HasValue(65536u));
+  EXPECT_THAT_EXPECTED(parsePageSize("9223372036854775808"),
+                       HasValue(uint64_t(1) << 63));
+  EXPECT_THAT_EXPECTED(parsePageSize("3K"),
+                       FailedWithMessage(HasSubstr("not a power of two")));
+  // Products of 2^64 or more are refused, not wrapped: 3 * 2^53 K wraps to
+  // 2^63 and 2^54 K to 0.
+  EXPECT_THAT_EXPECTED(parsePageSize("27021597764222976K"),
+                       FailedWithMessage(HasSubstr("too large")));
+  EXPECT_THAT_EXPECTED(parsePageSize("18014398509481984K"),
+                       FailedWithMessage(HasSubstr("too large")));
+  EXPECT_THAT_EXPECTED(parsePageSize("26388279066624M"),
+                       FailedWithMessage(HasSubstr("too large")));
 }
 
 std::string readFile(StringRef Path) {
