@@ -76,15 +76,23 @@ install_deps() {
     --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-configure_and_build() {
-  if [ ! -f "$build_dir/build.ninja" ]; then
-    log "configuring in $build_dir"
-    cmake -G Ninja -S "$repo_root" -B "$build_dir" \
+# Configures build directory $1 (once) with LLVM 22's clang and lit, and
+# the extra CMake arguments that follow.
+configure_dir() {
+  local dir=$1
+  shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    log "configuring in $dir"
+    cmake -G Ninja -S "$repo_root" -B "$dir" \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_C_COMPILER="$llvm_bin/clang" \
       -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" \
-      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit"
+      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit" "$@"
   fi
+}
+
+configure_and_build() {
+  configure_dir "$build_dir"
   log "building with $jobs jobs"
   cmake --build "$build_dir" -j "$jobs"
 }
@@ -164,15 +172,7 @@ generate_seeds() {
 run_fuzz() {
   local seconds=${1:-60}
   local fuzz_dir=${KILN_FUZZ_BUILD_DIR:-$repo_root/build-fuzz}
-  if [ ! -f "$fuzz_dir/build.ninja" ]; then
-    log "configuring the fuzzer build in $fuzz_dir"
-    cmake -G Ninja -S "$repo_root" -B "$fuzz_dir" \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_C_COMPILER="$llvm_bin/clang" \
-      -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" \
-      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit" \
-      -DKILN_BUILD_FUZZERS=ON -DKILN_INCLUDE_TESTS=OFF
-  fi
+  configure_dir "$fuzz_dir" -DKILN_BUILD_FUZZERS=ON -DKILN_INCLUDE_TESTS=OFF
   log "building the fuzzers with $jobs jobs"
   cmake --build "$fuzz_dir" -j "$jobs" --target kiln-fuzzers
   generate_seeds "$fuzz_dir/seeds"
@@ -219,15 +219,7 @@ run_fuzz() {
 
 run_sanitize() {
   local san_dir=${KILN_SANITIZE_BUILD_DIR:-$repo_root/build-sanitize}
-  if [ ! -f "$san_dir/build.ninja" ]; then
-    log "configuring the sanitized build in $san_dir"
-    cmake -G Ninja -S "$repo_root" -B "$san_dir" \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_C_COMPILER="$llvm_bin/clang" \
-      -DCMAKE_CXX_COMPILER="$llvm_bin/clang++" \
-      -DLLVM_EXTERNAL_LIT="$llvm_bin/lit" \
-      -DKILN_USE_SANITIZERS="Address;Undefined"
-  fi
+  configure_dir "$san_dir" -DKILN_USE_SANITIZERS="Address;Undefined"
   log "building the sanitized Kiln with $jobs jobs"
   cmake --build "$san_dir" -j "$jobs"
   # A sanitizer's report fails the process that made it, so the test that
