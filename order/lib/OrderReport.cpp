@@ -126,21 +126,7 @@ void kiln::writeOrderReportJSON(const OrderReportContext &Context,
       });
     J.attributeArray("profiles", [&] {
       for (const ProfileCoverage &C : Plan.Coverage)
-        J.object([&] {
-          J.attribute("path", C.Path);
-          J.attribute("scenario", C.Scenario);
-          J.attribute("executed_functions", C.Executed);
-          J.attribute("bound_functions", C.Bound);
-          J.attribute("executed_count", C.ExecutedWeight);
-          J.attribute("bound_count", C.BoundWeight);
-          J.attributeArray("unbound", [&] {
-            for (const std::pair<std::string, std::string> &U : C.Unbound)
-              J.object([&] {
-                J.attribute("name", U.first);
-                J.attribute("reason", U.second);
-              });
-          });
-        });
+        J.object([&] { writeCoverageJSON(J, C); });
     });
     J.attributeArray("load_code_at_startup", [&] {
       for (size_t I : Plan.LoadCodeAtStartup)

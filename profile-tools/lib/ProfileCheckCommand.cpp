@@ -61,21 +61,10 @@ static void printJSON(const ProfiledGraph &G, raw_ostream &Out) {
         std::optional<std::string> Foreign =
             whyProfileIsForeign(C, G.NumLinkFunctions);
         J.object([&] {
-          J.attribute("path", C.Path);
-          J.attribute("scenario", C.Scenario);
-          J.attribute("executed_functions", C.Executed);
-          J.attribute("bound_functions", C.Bound);
-          J.attribute("executed_count", C.ExecutedWeight);
-          J.attribute("bound_count", C.BoundWeight);
-          J.attribute("belongs", !Foreign);
-          if (Foreign)
-            J.attribute("why_not", *Foreign);
-          J.attributeArray("unbound", [&] {
-            for (const std::pair<std::string, std::string> &U : C.Unbound)
-              J.object([&] {
-                J.attribute("name", U.first);
-                J.attribute("reason", U.second);
-              });
+          writeCoverageJSON(J, C, [&] {
+            J.attribute("belongs", !Foreign);
+            if (Foreign)
+              J.attribute("why_not", *Foreign);
           });
         });
       }

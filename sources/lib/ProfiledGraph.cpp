@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -102,6 +103,25 @@ kiln::whyProfileIsForeign(const ProfileCoverage &C, uint64_t NumLinkFunctions) {
   return "a profile of another program? " + Shares + " (Kiln uses a profile " +
          "when its bound functions carry at least half its counts and " +
          "number at least " + std::to_string(MinBound) + ")";
+}
+
+void kiln::writeCoverageJSON(json::OStream &J, const ProfileCoverage &C,
+                             function_ref<void()> Extra) {
+  J.attribute("path", C.Path);
+  J.attribute("scenario", C.Scenario);
+  J.attribute("executed_functions", C.Executed);
+  J.attribute("bound_functions", C.Bound);
+  J.attribute("executed_count", C.ExecutedWeight);
+  J.attribute("bound_count", C.BoundWeight);
+  if (Extra)
+    Extra();
+  J.attributeArray("unbound", [&] {
+    for (const std::pair<std::string, std::string> &U : C.Unbound)
+      J.object([&] {
+        J.attribute("name", U.first);
+        J.attribute("reason", U.second);
+      });
+  });
 }
 
 unsigned kiln::warnOfForeignProfiles(const ProfiledGraph &G, StringRef Program,

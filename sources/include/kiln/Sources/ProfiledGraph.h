@@ -28,6 +28,7 @@
 #include "kiln/Sources/LinkerInputs.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,6 +39,10 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace llvm::json {
+class OStream;
+} // namespace llvm::json
 
 namespace kiln {
 
@@ -102,6 +107,13 @@ inline constexpr uint64_t ProfileMinLinkFunctions = 100;
 /// if it does.
 std::optional<std::string> whyProfileIsForeign(const ProfileCoverage &Coverage,
                                                uint64_t NumLinkFunctions);
+
+/// Writes \p C's attributes into the JSON object being written to \p J:
+/// path, scenario, the executed and bound functions and counts, then what
+/// \p Extra writes, then every unbound name with its reason (the one JSON
+/// spelling of a profile's coverage, for every report).
+void writeCoverageJSON(llvm::json::OStream &J, const ProfileCoverage &C,
+                       llvm::function_ref<void()> Extra = {});
 
 struct ProfiledGraph;
 
