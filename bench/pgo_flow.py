@@ -27,7 +27,26 @@ the same build without it: the instrument phases compile with the same
 flags.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--overhead-rounds N]
+                            [--program sample|zstd] [--variants LIST]
+                            [--stale-revision N] [--overhead-rounds N]
+
+--program zstd runs the same comparison on zstd (Debian's source package,
+fetched with `apt-get source`, lib/programs.py), with a plain Makefile of the
+same shape; its held-out run compresses other data at another level.
+
+--variants runs `kiln pgo optimize` once per named variant on the same
+training (the workspace is reused; optimize removes the previous build's
+outputs), so each transform can be judged alone and together on the held-out
+run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
+(neither), `no-order`, and `+inline`, `+section-placement`, `+strtab` (the
+default plus a transform optimize leaves off, added to the link as a user
+would: -Wl,-mllvm,-kiln-...).
+
+--stale-revision N (sample only) measures a stale profile: the flow trains on
+revision 0 of the sample (generate.py --revision) and optimizes revision N
+with that workspace; the same revision N is also built with a fresh training
+and with stock PGO from each profile, and the table says which share of the
+fresh profile's startup-page saving the stale one keeps.
 
 Prints a markdown table; results.json in the work directory.
 """
@@ -35,6 +54,7 @@ Prints a markdown table; results.json in the work directory.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -45,16 +65,40 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lib import pages  # noqa: E402
+from lib import pages, programs  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
-EXE = "kiln-sample"
 SAMPLE_SIZES = {"tiny": ["--functions", "300", "--tus", "8"], "default": []}
-SCENARIOS = {"startup": ["startup"], "steady": ["steady"]}
-# Measured as well, never trained: the held-out workload (other root
-# functions and other input data than the training's; bench/lib/configs.py).
-MEASURED = dict(SCENARIOS, heldout=["mixed", "--input-seed", "2"])
+
+# name -> (kiln pgo optimize options, extra flags for every link of the
+# program: the Makefile's LDEXTRA)
+VARIANTS = {
+    "default": ([], ""),
+    "no-split": (["--no-split"], ""),
+    "no-cs": (["--no-cs"], ""),
+    "order-only": (["--no-split", "--no-cs"], ""),
+    "no-order": (["--no-order"], ""),
+    "+inline": ([], "-Wl,-mllvm,-kiln-inline"),
+    "+section-placement": ([], "-Wl,-mllvm,-kiln-section-placement"),
+    "+strtab": ([], "-Wl,-mllvm,-kiln-strtab"),
+}
+
+
+class Program:
+    """What the flow builds: a source tree with a plain Makefile, the
+    executable's name, the training scenarios, the measured ones (the
+    training's plus `heldout`, which no training runs) and the input files
+    they read (written next to the executable)."""
+
+    def __init__(self, src: Path, exe: str, scenarios: dict, measured: dict,
+                 inputs: dict):
+        self.src, self.exe, self.scenarios = src, exe, scenarios
+        self.measured, self.inputs = measured, inputs
+
+    def stage_inputs(self, into: Path) -> None:
+        for name, data in self.inputs.items():
+            (into / name).write_bytes(data)
 
 
 def log(msg: str) -> None:
@@ -80,44 +124,77 @@ def run(cmd, cwd: Path, log_file: Path, env=None, stdin=None) -> tuple[subproces
     return proc, wall, cpu
 
 
-def write_makefile(app: Path, sources: list[str]) -> None:
+def write_makefile(app: Path, exe: str, sources: list[str], cflags: list[str],
+                   linker: str) -> None:
     objs = ["obj/%s.o" % s for s in sources]
+    flags = " ".join(cflags)
     lines = [
         "# Written by bench/pgo_flow.py: a plain Makefile, as a project has one.",
         "EXTRA =",
         "LDEXTRA =",
         "OBJS = " + " ".join(objs),
-        "%s: $(OBJS)" % EXE,
-        "\t$(CXX) -O2 $(EXTRA) $(LDEXTRA) $(OBJS) -o $@",
+        "%s: $(OBJS)" % exe,
+        "\t%s -O2 $(EXTRA) $(LDEXTRA) $(OBJS) -o $@" % linker,
         "obj/%.c.o: %.c",
         "\t@mkdir -p $(dir $@)",
-        "\t$(CC) -std=c11 -O2 -Isrc $(EXTRA) -c $< -o $@",
+        "\t$(CC) -std=c11 -O2 %s $(EXTRA) -c $< -o $@" % flags,
         "obj/%.cpp.o: %.cpp",
         "\t@mkdir -p $(dir $@)",
-        "\t$(CXX) -std=c++17 -O2 -Isrc $(EXTRA) -c $< -o $@",
+        "\t$(CXX) -std=c++17 -O2 %s $(EXTRA) -c $< -o $@" % flags,
         "",
     ]
     (app / "Makefile").write_text("\n".join(lines))
 
 
-def measure(exe: Path, work: Path, tools: dict, name: str) -> dict:
-    """Runs both scenarios natively and under callgrind from one directory
-    (the same path length for every program) and counts pages."""
+def sample_program(work: Path, args, revision: int = 0) -> Program:
+    src = work / ("app" if revision == 0 else "app-r%d" % revision)
+    run([sys.executable, str(BENCH_DIR / "sample-app" / "generate.py"), "--out", str(src),
+         "--revision", str(revision)] + SAMPLE_SIZES[args.sample_size], work,
+        work / "logs" / ("generate-r%d.log" % revision))
+    sources = [l.strip() for l in (src / "sources.txt").read_text().splitlines()
+               if l.strip() and not l.startswith("#")]
+    write_makefile(src, "kiln-sample", sources, ["-Isrc"], "$(CXX)")
+    scenarios = {"startup": ["startup"], "steady": ["steady"]}
+    # The held-out workload: other root functions and other input data than
+    # the training's (bench/lib/configs.py).
+    return Program(src, "kiln-sample", scenarios,
+                   dict(scenarios, heldout=["mixed", "--input-seed", "2"]), {})
+
+
+def zstd_program(work: Path) -> Program:
+    try:
+        desc = programs.zstd(work, log)
+    except programs.FetchError as e:
+        raise Step("zstd: %s" % e)
+    src = work / "app"
+    shutil.copytree(desc["dir"], src, symlinks=True)
+    cflags = [f if not f.startswith(str(desc["dir"])) else
+              str(src / Path(f).relative_to(desc["dir"])) for f in desc["cflags"]]
+    write_makefile(src, desc["exe_name"], desc["sources"], cflags, "$(CC)")
+    sc = desc["scenarios"]
+    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
+                   desc["inputs"])
+
+
+def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dict:
+    """Runs every measured scenario natively and under callgrind from one
+    directory (the same path length for every program) and counts pages."""
     stage = work / "run"
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir()
-    staged = stage / EXE
+    prog.stage_inputs(stage)
+    staged = stage / prog.exe
     shutil.copy2(exe, staged)
     logs = work / "logs" / name
     outputs = {}
-    for mode, args in MEASURED.items():
-        proc, _, _ = run(["./" + EXE] + args, stage, logs / ("run-%s.log" % mode))
+    for mode, args in prog.measured.items():
+        proc, _, _ = run(["./" + prog.exe] + args, stage, logs / ("run-%s.log" % mode))
         outputs[mode] = proc.stdout
-    for mode, args in MEASURED.items():
+    for mode, args in prog.measured.items():
         out = logs / ("callgrind.%s.out" % mode)
         proc, _, _ = run([tools["valgrind"], "--tool=callgrind", "--dump-instr=yes",
-                          "--callgrind-out-file=%s" % out, "./" + EXE] + args,
+                          "--callgrind-out-file=%s" % out, "./" + prog.exe] + args,
                          stage, logs / ("callgrind-%s.log" % mode))
         if proc.stdout != outputs[mode]:
             raise Step("[%s] output under valgrind differs from the native run" % name)
@@ -130,7 +207,7 @@ def measure(exe: Path, work: Path, tools: dict, name: str) -> dict:
                           text=True, check=True).stdout
     text = sum(int(line.split()[1]) for line in size.splitlines()
                if line.startswith(".text"))
-    return {"outputs": {m: o.decode(errors="replace") for m, o in outputs.items()},
+    return {"outputs": {m: hashlib.sha256(o).hexdigest() for m, o in outputs.items()},
             "ir_steady": steady_cg.total("Ir"),
             "ir_heldout": pages.read_callgrind(
                 str(logs / "callgrind.heldout.out")).total("Ir"),
@@ -139,59 +216,97 @@ def measure(exe: Path, work: Path, tools: dict, name: str) -> dict:
             "steady_lower_bound": steady.lower_bound, "text_bytes": text}
 
 
-def flow(src: Path, work: Path, args, tools: dict) -> dict:
-    app = work / "flow"
-    shutil.copytree(src, app)
+def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:
+    """`kiln pgo instrument` and one `kiln pgo run` per training scenario, in
+    a copy of the program's tree; returns the tree and the phases' times."""
+    app = work / name
+    shutil.copytree(prog.src, app, symlinks=True)
+    prog.stage_inputs(app)
     kiln = str(Path(args.kiln_bin) / "kiln")
-    logs = work / "logs" / "flow"
-    make = ["make", "-j%d" % args.jobs]
+    logs = work / "logs" / name
     times = {}
-    log("flow: kiln pgo instrument -- make")
+    log("%s: kiln pgo instrument -- make" % name)
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
-        [kiln, "pgo", "instrument", "--"] + make, app, logs / "instrument.log")
-    for mode, margs in SCENARIOS.items():
-        log("flow: kiln pgo run --scenario=%s" % mode)
+        [kiln, "pgo", "instrument", "--", "make", "-j%d" % args.jobs], app,
+        logs / "instrument.log")
+    for mode, margs in prog.scenarios.items():
+        log("%s: kiln pgo run --scenario=%s" % (name, mode))
         _, times["run_%s_wall_s" % mode], times["run_%s_cpu_s" % mode] = run(
-            [kiln, "pgo", "run", "--scenario=" + mode, "--", "./" + EXE] + margs, app,
+            [kiln, "pgo", "run", "--scenario=" + mode, "--", "./" + prog.exe] + margs, app,
             logs / ("run-%s.log" % mode))
-    log("flow: kiln pgo optimize -- make")
+    return app, times
+
+
+def replace_sources(app: Path, prog: Program) -> None:
+    """Puts the sources of `prog` (another revision) into the trained tree
+    `app`, keeping its workspace: the next release, built with the profile of
+    the previous one."""
+    for entry in prog.src.iterdir():
+        dest = app / entry.name
+        if dest.is_dir():
+            shutil.rmtree(dest)
+        elif dest.exists():
+            dest.unlink()
+        if entry.is_dir():
+            shutil.copytree(entry, dest, symlinks=True)
+        else:
+            shutil.copy2(entry, dest)
+
+
+def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
+                  times: dict) -> dict:
+    """`kiln pgo optimize` of one variant in the trained tree; the program is
+    copied out (the next variant's optimize replaces it)."""
+    options, ldextra = VARIANTS[variant]
+    kiln = str(Path(args.kiln_bin) / "kiln")
+    logs = work / "logs" / app.name
+    make = ["make", "-j%d" % args.jobs] + (["LDEXTRA=" + ldextra] if ldextra else [])
+    log("%s: kiln pgo optimize %s-- make (%s)" % (app.name, "".join(o + " " for o in options),
+                                                  variant))
+    times = dict(times)
     _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
-        [kiln, "pgo", "optimize", "--"] + make, app, logs / "optimize.log")
-    status, _, _ = run([kiln, "pgo", "status"], app, logs / "status.log")
-    (work / "flow-status.txt").write_bytes(status.stdout)
-    return {"exe": app / EXE, "times": times}
+        [kiln, "pgo", "optimize"] + options + ["--"] + make, app,
+        logs / ("optimize-%s.log" % variant))
+    status, _, _ = run([kiln, "pgo", "status"], app, logs / ("status-%s.log" % variant))
+    (work / ("%s-status-%s.txt" % (app.name, variant))).write_bytes(status.stdout)
+    exe = work / "programs" / ("%s-%s" % (app.name, variant)) / prog.exe
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(app / prog.exe, exe)
+    return {"exe": exe, "times": times}
 
 
-def stock(src: Path, work: Path, args, tools: dict) -> dict:
-    app = work / "stock"
-    shutil.copytree(src, app)
-    logs = work / "logs" / "stock"
+def stock(train: Program, build: Program, work: Path, args, tools: dict,
+          name: str = "stock") -> dict:
+    """Stock PGO + ThinLTO: the instrumented build and training of `train`,
+    then `build` (the same program, or its next revision) with that profile."""
+    app = work / name
+    shutil.copytree(train.src, app, symlinks=True)
+    train.stage_inputs(app)
+    logs = work / "logs" / name
     raw = app / "raw"
     make = ["make", "-j%d" % args.jobs, "CC=" + tools["clang"], "CXX=" + tools["clangxx"]]
     times = {}
     gen = "-fprofile-generate=%s -ftemporal-profile" % raw
-    log("stock: instrumented build")
+    log("%s: instrumented build" % name)
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
         make + ["EXTRA=" + gen, "LDEXTRA=-fuse-ld=%s" % tools["ldlld"]], app,
         logs / "instrument.log")
-    raws = []
-    for mode, margs in SCENARIOS.items():
+    for mode, margs in train.scenarios.items():
         env = dict(os.environ, LLVM_PROFILE_FILE=str(raw / ("%s-%%p-%%m.profraw" % mode)))
-        run(["./" + EXE] + margs, app, logs / ("run-%s.log" % mode), env=env)
+        run(["./" + train.exe] + margs, app, logs / ("run-%s.log" % mode), env=env)
     raws = sorted(str(p) for p in raw.glob("*.profraw"))
-    merged = app / "merged.profdata"
+    merged = work / (name + ".profdata")
     run([tools["profdata"], "merge", "-o", str(merged)] + raws, app, logs / "merge.log")
-    for o in (app / "obj").rglob("*.o"):
-        o.unlink()
-    (app / EXE).unlink()
-    log("stock: PGO + ThinLTO build")
+    shutil.rmtree(app)
+    shutil.copytree(build.src, app, symlinks=True)
+    log("%s: PGO + ThinLTO build" % name)
     _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
-        make + ["EXTRA=-flto=thin -fprofile-use=%s" % merged,
+        make + ["EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin" % merged,
                 "LDEXTRA=-fuse-ld=%s" % tools["ldlld"]], app, logs / "optimize.log")
-    return {"exe": app / EXE, "times": times}
+    return {"exe": app / build.exe, "times": times}
 
 
-def overhead(src: Path, work: Path, args, tools: dict) -> list[float]:
+def overhead(prog: Program, work: Path, args, tools: dict) -> list[float]:
     """The flow's own cost: the instrumented build through `kiln pgo
     instrument` (wrapper, logging, manifest) against the same build with the
     same flags by plain make, interleaved (the order alternates per round).
@@ -205,7 +320,7 @@ def overhead(src: Path, work: Path, args, tools: dict) -> list[float]:
             app = work / ("overhead-%s" % kind)
             if app.exists():
                 shutil.rmtree(app)
-            shutil.copytree(src, app)
+            shutil.copytree(prog.src, app, symlinks=True)
             logs = work / "logs" / ("overhead-%d-%s" % (r, kind))
             if kind == "flow":
                 cmd = [kiln, "pgo", "instrument", "--", "make", "-j%d" % args.jobs]
@@ -221,46 +336,8 @@ def overhead(src: Path, work: Path, args, tools: dict) -> list[float]:
     return ratios
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "pgo-flow"))
-    ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
-    ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
-    ap.add_argument("--overhead-rounds", type=int, default=0,
-                    help="also measure the flow's own cost: N interleaved pairs of "
-                         "instrumented builds with and without kiln pgo")
-    args = ap.parse_args(argv)
-    llvm = Path(args.llvm_bin)
-    tools = {"clang": str(llvm / "clang"), "clangxx": str(llvm / "clang++"),
-             "ldlld": str(llvm / "ld.lld"), "profdata": str(llvm / "llvm-profdata"),
-             "readelf": str(llvm / "llvm-readelf"), "objdump": str(llvm / "llvm-objdump"),
-             "size": str(llvm / "llvm-size"), "valgrind": shutil.which("valgrind") or "valgrind"}
-    work = Path(args.work_dir).resolve()
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
-    t0 = time.monotonic()
-    try:
-        src = work / "app"
-        run([sys.executable, str(BENCH_DIR / "sample-app" / "generate.py"), "--out", str(src)]
-            + SAMPLE_SIZES[args.sample_size], work, work / "logs" / "generate.log")
-        sources = [l.strip() for l in (src / "sources.txt").read_text().splitlines()
-                   if l.strip() and not l.startswith("#")]
-        write_makefile(src, sources)
-        results = {}
-        ratios = overhead(src, work, args, tools) if args.overhead_rounds else []
-        for name, build in (("stock PGO+ThinLTO", stock), ("kiln pgo", flow)):
-            b = build(src, work, args, tools)
-            log("measuring %s" % name)
-            results[name] = dict(measure(b["exe"], work, tools, name.split()[0]),
-                                 times=b["times"])
-    except Step as e:
-        log("error: %s" % e)
-        return 1
-    ref = results["stock PGO+ThinLTO"]
-    same = all(r["outputs"] == ref["outputs"] for r in results.values())
+def table(results: dict, ref_name: str) -> str:
+    ref = results[ref_name]
     rows = ["| build | Ir steady | vs stock | Ir held-out | vs stock | .text bytes "
             "| startup pages | lower bound | steady pages | bound "
             "| instrument build CPU s | optimize build CPU s |",
@@ -271,9 +348,105 @@ def main(argv=None) -> int:
             name, r["ir_steady"] / ref["ir_steady"],
             r["ir_heldout"] / ref["ir_heldout"], r["startup_pages"],
             r["startup_lower_bound"], r["steady_pages"], r["steady_lower_bound"],
-            r["times"]["instrument_cpu_s"], r["times"]["optimize_cpu_s"]))
-    table = "\n".join(rows)
-    print(table)
+            r["times"].get("instrument_cpu_s", 0.0), r["times"]["optimize_cpu_s"]))
+    return "\n".join(rows)
+
+
+def kept_share(results: dict, fresh_stock: str, stale_stock: str, fresh: str,
+               stale: str) -> str:
+    """The share of the fresh profile's startup-page saving that the stale
+    profile keeps, against stock PGO from the same profile and from the fresh
+    one."""
+    saving = results[fresh_stock]["startup_pages"] - results[fresh]["startup_pages"]
+    if saving <= 0:
+        return "the fresh profile saves no startup page: no share to report"
+    same = results[stale_stock]["startup_pages"] - results[stale]["startup_pages"]
+    vs_fresh = results[fresh_stock]["startup_pages"] - results[stale]["startup_pages"]
+    return ("startup-page saving: fresh profile %d pages; stale profile %d against stock "
+            "PGO from the same stale profile (%.0f%% kept), %d against stock PGO from a "
+            "fresh profile (%.0f%% kept)" % (saving, same, 100.0 * same / saving, vs_fresh,
+                                             100.0 * vs_fresh / saving))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "pgo-flow"))
+    ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
+    ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--program", choices=("sample", "zstd"), default="sample")
+    ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
+    ap.add_argument("--variants", default="default",
+                    help="comma-separated optimize variants: %s" % ", ".join(VARIANTS))
+    ap.add_argument("--stale-revision", type=int, default=0, metavar="N",
+                    help="sample only: also optimize revision N of the sample with the "
+                         "training of revision 0, against a fresh training")
+    ap.add_argument("--overhead-rounds", type=int, default=0,
+                    help="also measure the flow's own cost: N interleaved pairs of "
+                         "instrumented builds with and without kiln pgo")
+    args = ap.parse_args(argv)
+    variants = [v for v in args.variants.split(",") if v]
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown or not variants:
+        ap.error("--variants: unknown %s (valid: %s)" % (", ".join(unknown) or "(none)",
+                                                        ", ".join(VARIANTS)))
+    if args.stale_revision and args.program != "sample":
+        ap.error("--stale-revision needs --program sample (it edits the generator's model)")
+    llvm = Path(args.llvm_bin)
+    tools = {"clang": str(llvm / "clang"), "clangxx": str(llvm / "clang++"),
+             "ldlld": str(llvm / "ld.lld"), "profdata": str(llvm / "llvm-profdata"),
+             "readelf": str(llvm / "llvm-readelf"), "objdump": str(llvm / "llvm-objdump"),
+             "size": str(llvm / "llvm-size"), "valgrind": shutil.which("valgrind") or "valgrind"}
+    work = Path(args.work_dir).resolve()
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    t0 = time.monotonic()
+    results = {}
+    stale_rows = None
+    try:
+        prog = sample_program(work, args) if args.program == "sample" else zstd_program(work)
+        ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []
+
+        def add(name: str, measured_prog: Program, build: dict) -> None:
+            log("measuring %s" % name)
+            results[name] = dict(measure(measured_prog, build["exe"], work, tools,
+                                         name.replace(" ", "_").replace("+", "plus")),
+                                 times=build["times"])
+
+        if args.stale_revision:
+            later = sample_program(work, args, args.stale_revision)
+            r = args.stale_revision
+            add("stock PGO+ThinLTO r%d, fresh profile" % r,
+                later, stock(later, later, work, args, tools, "stock-fresh"))
+            add("stock PGO+ThinLTO r%d, r0 profile" % r,
+                later, stock(prog, later, work, args, tools, "stock-stale"))
+            app, times = flow_train(later, work, args, "flow-fresh")
+            add("kiln pgo r%d, fresh profile" % r,
+                later, flow_optimize(later, app, work, args, "default", times))
+            app, times = flow_train(prog, work, args, "flow-stale")
+            replace_sources(app, later)
+            add("kiln pgo r%d, r0 profile" % r,
+                later, flow_optimize(later, app, work, args, "default", times))
+            names = list(results)
+            stale_rows = kept_share(results, names[0], names[1], names[2], names[3])
+        else:
+            add("stock PGO+ThinLTO", prog, stock(prog, prog, work, args, tools))
+            app, times = flow_train(prog, work, args, "flow")
+            for v in variants:
+                add("kiln pgo" if v == "default" else "kiln pgo %s" % v, prog,
+                    flow_optimize(prog, app, work, args, v, times))
+    except Step as e:
+        log("error: %s" % e)
+        return 1
+    ref_name = next(iter(results))
+    same = all(r["outputs"] == results[ref_name]["outputs"] for r in results.values())
+    print("%s (%s)\n" % (args.program, "revision %d" % args.stale_revision
+                           if args.stale_revision else "held-out run: " +
+                           " ".join(prog.measured["heldout"])))
+    print(table(results, ref_name))
+    if stale_rows:
+        print("\n" + stale_rows)
     if ratios:
         print("\nflow's own cost (instrumented build CPU, kiln pgo / plain make), "
               "per round: %s; median %.4f" % (
@@ -281,8 +454,8 @@ def main(argv=None) -> int:
     print("\noutputs identical: %s; %.0f s in all" % ("yes" if same else "NO",
                                                       time.monotonic() - t0))
     (work / "results.json").write_text(json.dumps(
-        {k: {kk: vv for kk, vv in v.items() if kk != "outputs"} for k, v in results.items()},
-        indent=2))
+        {k: {kk: (vv if kk != "exe" else str(vv)) for kk, vv in v.items()}
+         for k, v in results.items()}, indent=2, sort_keys=True))
     return 0 if same else 1
 
 

@@ -15,7 +15,7 @@ a program, deterministically, from a seed.
 
 Usage::
 
-    generate.py --out DIR [--seed N] [--functions N] [--tus N]
+    generate.py --out DIR [--seed N] [--functions N] [--tus N] [--revision N]
 
 It writes DIR/src/... (sources and headers), DIR/sources.txt (translation
 units to compile, relative to DIR) and DIR/manifest.json (seed, sizes, the
@@ -39,6 +39,13 @@ Model, in short (see README.md for the why):
   ``never`` functions are guarded.  Roles only call "down"
   (mixed -> steady -> shared, startup -> shared, anything -> cold -> never),
   so the whole program is recursion free.
+* ``--revision N`` (N > 0) writes a later release of the same program, for
+  measuring stale profiles: the model is built exactly as for revision 0,
+  then, chosen by a random stream of its own (seeded by the seed and N), a
+  share of the functions get a new branch in their body (a new control-flow
+  shape, so a profile of revision 0 no longer matches them) and a smaller
+  share are renamed (the profile's name for them is gone; the new name is
+  unknown to it).  Each revision includes the edits of the ones before it.
 * Bodies compute over runtime data (an argv-derived seed, a context buffer,
   string tables) with unsigned arithmetic only, so -O2 keeps them and the
   output is the same, byte for byte, under every build configuration.
@@ -327,10 +334,12 @@ class FnTable:
 class Generator:
     """Builds the program model from the arguments, then renders it."""
 
-    def __init__(self, seed, nfuncs, ntus):
+    def __init__(self, seed, nfuncs, ntus, revision=0):
         self.seed = seed
         self.nfuncs = nfuncs
         self.ntus = ntus
+        self.revision = revision
+        self.edited = set()   # fids whose body gains a revision branch
         self.rng = random.Random(seed)
         self.modules = []
         self.funcs = []
@@ -365,6 +374,38 @@ class Generator:
         self._ensure_coverage()
         self._recompute_costs()
         self._compute_iterations()
+        self._apply_revisions()
+
+    # Per revision step: the share of functions whose body gains a branch,
+    # and the share renamed.
+    REVISION_EDIT_SHARE = 0.08
+    REVISION_RENAME_SHARE = 0.02
+
+    def _apply_revisions(self):
+        """Turn the model into revision `self.revision` of the program (see
+        the module docstring). Uses its own random streams, one per step, so
+        revision 0 is byte-identical to a build without revisions and each
+        revision keeps the edits of the earlier ones."""
+        for step in range(1, self.revision + 1):
+            rr = random.Random("%d/revision/%d" % (self.seed, step))
+            for f in sorted(self.funcs, key=lambda g: g.fid):
+                x = rr.random()
+                if f.kind in "ABC" and x < self.REVISION_EDIT_SHARE:
+                    self.edited.add(f.fid)
+                elif (x > 1.0 - self.REVISION_RENAME_SHARE and not f.colliding
+                      and f.root is None and f.style != "virtual"):
+                    f.name = "%s_r%d" % (f.name, step)
+
+    def _revision_lines(self, f):
+        """The branch a revision adds to `f`'s body (none if not edited):
+        data-dependent, so -O2 keeps it."""
+        if f.fid not in self.edited:
+            return []
+        k = (f.fid * 0x9E3779B97F4A7C15 + self.revision) & 0xFFFFFFFFFFFFFFFF
+        return ["if ((h & 0xffu) == %du) {" % (k & 0xff),
+                "  h = ks_mix(h, %s);" % hex64(k | 1),
+                "  h ^= h >> %d;" % (13 + k % 17),
+                "}"]
 
     def _make_modules(self):
         """Create the module TUs: names, languages and relative sizes."""
@@ -1553,6 +1594,7 @@ class Generator:
             body = self._prologue(f)
             for seg in segments:
                 body += seg
+            body += self._revision_lines(f)
             body += self._epilogue(f)
         out += ["  " + x for x in body]
         out.append("}")
@@ -2395,6 +2437,10 @@ int main(int argc, char **argv) {
             "generator": GENERATOR_ID,
             "format_version": FORMAT_VERSION,
             "seed": self.seed,
+            **({"revision": self.revision, "revision_edited": len(self.edited),
+                "revision_renamed": sum(1 for f in self.funcs if "_r" in (f.name or "")
+                                        and f.name.rsplit("_r", 1)[1].isdigit())}
+               if self.revision else {}),
             "functions_requested": self.nfuncs,
             "tus_requested": self.ntus,
             "functions": len(self.funcs),
@@ -2494,6 +2540,10 @@ def parse_args(argv):
     p.add_argument("--tus", type=int, default=48, metavar="N",
                    help="number of translation units, including main.cpp and "
                         "ks_runtime.c (default 48)")
+    p.add_argument("--revision", type=int, default=0, metavar="N",
+                   help="write release N of the program: revision 0 plus N rounds "
+                        "of edits (new branches, renamed functions), for stale-"
+                        "profile measurements (default 0)")
     args = p.parse_args(argv)
     if args.tus < 4:
         p.error("--tus must be at least 4")
@@ -2501,6 +2551,8 @@ def parse_args(argv):
         p.error("--functions must be at least 60 and at least 8 per module TU")
     if args.seed < 0:
         p.error("--seed must be non-negative")
+    if args.revision < 0:
+        p.error("--revision must be non-negative")
     return args
 
 
@@ -2508,7 +2560,7 @@ def main(argv=None):
     """Entry point."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     start = time.monotonic()
-    gen = Generator(args.seed, args.functions, args.tus)
+    gen = Generator(args.seed, args.functions, args.tus, args.revision)
     gen.build()
     gen.render()
     prepare_outdir(args.out)

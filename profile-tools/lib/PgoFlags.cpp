@@ -81,12 +81,14 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
 }
 
 PgoPhaseFlags
-kiln::withContextSensitiveInstrumentation(const PgoPhaseFlags &Final,
+kiln::withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
+                                          const PgoPhaseFlags &Final,
                                           const std::string &RawDir) {
   PgoPhaseFlags F = Final;
-  // ld.lld (from F.Link) runs the backends with CS instrumentation; clang
-  // adds the profile runtime.
-  F.TargetLink = {"-fcs-profile-generate=" + RawDir};
+  // The linker runs the backends with CS instrumentation; clang adds the
+  // profile runtime.
+  F.TargetLink = {"-fuse-ld=" + Tools.KilnLLD,
+                  "-fcs-profile-generate=" + RawDir};
   return F;
 }
 

@@ -332,7 +332,7 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     if (Error E = makeDirectory(RelinkDir, "optimize"))
       return E;
   PgoPhaseFlags BuildFlags = CS ? withContextSensitiveInstrumentation(
-                                      Flags, WS.path("raw/cs-untracked"))
+                                      Tools, Flags, WS.path("raw/cs-untracked"))
                                 : Flags;
 
   M->Phase = "optimize-failed";

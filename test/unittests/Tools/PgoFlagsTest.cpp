@@ -116,12 +116,16 @@ TEST(PgoFlags, OptimizeSwitches) {
 
 TEST(PgoFlags, ContextSensitiveBuild) {
   // The build of the context-sensitive relink: the final compiles, the
-  // profiled programs linked instrumented by ld.lld.
+  // profiled programs linked instrumented, by kiln-lld (so that the
+  // project's own -Wl,-mllvm,-kiln-... flags are understood there too).
   PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
-  PgoPhaseFlags F = withContextSensitiveInstrumentation(Final, "/ws/raw/cs");
+  PgoPhaseFlags F =
+      withContextSensitiveInstrumentation(tools(), Final, "/ws/raw/cs");
   EXPECT_EQ(F.Compile, Final.Compile);
   EXPECT_EQ(F.Link, Final.Link);
-  EXPECT_THAT(F.TargetLink, ElementsAre("-fcs-profile-generate=/ws/raw/cs"));
+  EXPECT_THAT(F.TargetLink,
+              ElementsAre("-fuse-ld=" + tools().KilnLLD,
+                          "-fcs-profile-generate=/ws/raw/cs"));
   // Only with ThinLTO and the order.
   PgoTransforms T;
   EXPECT_TRUE(T.usesContextSensitiveRelink());

@@ -92,10 +92,14 @@ PgoPhaseFlags computeOptimizeFlags(const PgoToolPaths &Tools,
                                    const PgoTransforms &Transforms);
 
 /// \returns \p Final with the links of the profiled programs instrumented
-/// for context-sensitive PGO instead (`-fcs-profile-generate`, linked by
-/// ld.lld): the build of a context-sensitive relink, whose compiles are the
-/// final ones. Raw profiles of runs outside the replay go to \p RawDir.
-PgoPhaseFlags withContextSensitiveInstrumentation(const PgoPhaseFlags &Final,
+/// for context-sensitive PGO instead (`-fcs-profile-generate`): the build of
+/// a context-sensitive relink, whose compiles are the final ones. The links
+/// stay kiln-lld's (with no profile of Kiln's, a plain link with the plugin
+/// loaded), so that `-Wl,-mllvm,-kiln-...` options of the project's own link
+/// flags act in the instrumented link as in the final one. Raw profiles of
+/// runs outside the replay go to \p RawDir.
+PgoPhaseFlags withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
+                                                  const PgoPhaseFlags &Final,
                                                   const std::string &RawDir);
 
 /// What one compiler invocation does, as the wrapper sees it.
