@@ -15,6 +15,7 @@
 
 #include "kiln/Tools/PgoFlags.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace kiln;
@@ -266,6 +267,8 @@ std::string kiln::serializeWrapperConfig(const PgoWrapperConfig &Config) {
     Add("source", S);
   if (!Config.RelinkDir.empty())
     Add("relink-dir", Config.RelinkDir);
+  if (!Config.ReportDir.empty())
+    Add("report-dir", Config.ReportDir);
   return Text;
 }
 
@@ -294,6 +297,8 @@ PgoWrapperConfig kiln::parseWrapperConfig(const std::string &Text) {
       Config.ProfiledSources.push_back(Value);
     else if (Key == "relink-dir")
       Config.RelinkDir = Value;
+    else if (Key == "report-dir")
+      Config.ReportDir = Value;
     else if (Key == "link")
       Config.Flags.Link.push_back(Value);
     else if (Key == "target-link")
@@ -345,4 +350,20 @@ bool PgoWrapperConfig::areProfiled(
       return false;
   }
   return true;
+}
+
+std::vector<std::string>
+kiln::reportLinkFlags(const PgoPhaseFlags &Flags, const std::string &ReportDir,
+                      size_t Target) {
+  // kiln-lld refuses these options on a link without a profile.
+  bool OrdersLink = std::any_of(
+      Flags.TargetLink.begin(), Flags.TargetLink.end(), [](const std::string &A) {
+    return startsWith(A, "-Wl,--kiln-profile=") ||
+           startsWith(A, "-Wl,--kiln-startup-profile=");
+  });
+  if (ReportDir.empty() || !OrdersLink)
+    return {};
+  std::string Stem = ReportDir + "/" + std::to_string(Target);
+  return {"-Wl,--kiln-report=" + Stem + ".json",
+          "-Wl,--kiln-unordered-out=" + Stem + ".unordered"};
 }
