@@ -424,6 +424,10 @@ Expected<std::string> kiln::writeReport(const ReportOptions &Opts,
   std::string Dir = Opts.OutputDir;
   if (Dir.empty())
     Dir = pgo::Workspace(Opts.Workspace).path("report");
+  if (sys::fs::exists(Dir) && !sys::fs::is_directory(Dir))
+    return makeToolError("is not a directory: the report is two files, "
+                         "report.html and report.json",
+                         Dir);
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return makeToolError("cannot create the directory: " + EC.message(), Dir);
   std::string JSONPath = (Dir + "/report.json");
