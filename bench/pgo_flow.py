@@ -157,6 +157,10 @@ def flow(src: Path, work: Path, args, tools: dict) -> dict:
     log("flow: kiln pgo optimize -- make")
     _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
         [kiln, "pgo", "optimize", "--"] + make, app, logs / "optimize.log")
+    # kiln pgo optimize writes kiln report's page at its end: say where.
+    report = app / ".kiln" / "report" / "report.html"
+    if report.exists():
+        log("flow: kiln report: %s" % report)
     status, _, _ = run([kiln, "pgo", "status"], app, logs / "status.log")
     (work / "flow-status.txt").write_bytes(status.stdout)
     return {"exe": app / EXE, "times": times}
