@@ -142,8 +142,7 @@ static cl::SubCommand PgoCmd(
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
               cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::sub(ProfileCmd),
-              cl::sub(ReportCmd),
-              cl::value_desc("kind=profile[:weight]"),
+              cl::sub(ReportCmd), cl::value_desc("kind=profile[:weight]"),
               cl::desc("a scenario's profile (instrumented or sample); kind is "
                        "'startup' or 'steady'; may be repeated"),
               cl::cat(KilnCategory));
@@ -668,11 +667,11 @@ static cl::opt<std::string> ReportWorkspace(
     "workspace", cl::sub(ReportCmd), cl::init(".kiln"), cl::value_desc("dir"),
     cl::desc("the kiln pgo workspace to report on (default: .kiln)"),
     cl::cat(KilnCategory));
-static cl::opt<std::string> ReportOutput(
-    "o", cl::sub(ReportCmd), cl::value_desc("dir"),
-    cl::desc("write report.html and report.json here (default: "
-             "<workspace>/report)"),
-    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ReportOutput("o", cl::sub(ReportCmd), cl::value_desc("dir"),
+                 cl::desc("write report.html and report.json here (default: "
+                          "<workspace>/report)"),
+                 cl::cat(KilnCategory));
 static cl::opt<std::string> ReportBinary(
     "binary", cl::sub(ReportCmd), cl::value_desc("file"),
     cl::desc("outside the flow: the program linked with Kiln's order "
@@ -683,11 +682,12 @@ static cl::opt<std::string> ReportUnordered(
     cl::desc("with --binary: the same program linked without Kiln's order "
              "(kiln-lld --kiln-unordered-out=)"),
     cl::cat(KilnCategory));
-static cl::opt<std::string> ReportLinkReport(
-    "link-report", cl::sub(ReportCmd), cl::value_desc("file.json"),
-    cl::desc("with --binary: kiln-lld's report of its link "
-             "(--kiln-report=)"),
-    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ReportLinkReport("link-report", cl::sub(ReportCmd),
+                     cl::value_desc("file.json"),
+                     cl::desc("with --binary: kiln-lld's report of its link "
+                              "(--kiln-report=)"),
+                     cl::cat(KilnCategory));
 
 static Error reportMain() {
   kiln::ReportOptions Opts;

@@ -10,8 +10,8 @@
 
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/PgoFlags.h"
-#include "kiln/Tools/ReportCommand.h"
 #include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/ReportCommand.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -350,10 +350,9 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   M->Phase = "optimize-failed";
   if (Error E = saveManifest(WS, *M, "optimize"))
     return E;
-  Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
-                    CS ? StringRef(RelinkDir) : StringRef(), LinkRecordDir,
-                    Out);
+  Expected<PgoBuild> B = runPhaseBuild(
+      WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
+      CS ? StringRef(RelinkDir) : StringRef(), LinkRecordDir, Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -399,13 +398,13 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   auto Start = std::chrono::steady_clock::now();
   Expected<std::string> HTML = writeReport(Report, Err);
   if (!HTML) {
-    Err << "kiln: warning: optimize: no report: "
-        << toString(HTML.takeError()) << '\n';
+    Err << "kiln: warning: optimize: no report: " << toString(HTML.takeError())
+        << '\n';
     return Error::success();
   }
-  double Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   Out << "kiln: optimize: report: " << WS.display(*HTML) << " ("
       << format("%.2f", Seconds) << " s; kiln report writes it again)\n";
   return Error::success();

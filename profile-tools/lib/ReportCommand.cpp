@@ -61,11 +61,11 @@ struct ProgramInputs {
 
 /// What the build ran, for the kinds of decision it may not have made.
 struct BuildFacts {
-  bool Recorded = false;  ///< From a workspace (else: explicit inputs).
-  std::string Flags;      ///< Every flag the optimize build added.
-  std::string Switches;   ///< The optimize switches (`--no-split`, ...).
-  std::string Phase;      ///< The manifest's phase.
-  std::string CSRelink;   ///< PgoBuild::ContextSensitive.
+  bool Recorded = false; ///< From a workspace (else: explicit inputs).
+  std::string Flags;     ///< Every flag the optimize build added.
+  std::string Switches;  ///< The optimize switches (`--no-split`, ...).
+  std::string Phase;     ///< The manifest's phase.
+  std::string CSRelink;  ///< PgoBuild::ContextSensitive.
 };
 } // namespace
 
@@ -74,9 +74,8 @@ struct BuildFacts {
 static Expected<json::Value> readLinkReport(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
-    return makeToolError("cannot read kiln-lld's report: " +
-                             Buf.getError().message(),
-                         Path);
+    return makeToolError(
+        "cannot read kiln-lld's report: " + Buf.getError().message(), Path);
   Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V)
     return makeToolError("not a kiln-lld report: " + toString(V.takeError()),
@@ -112,17 +111,16 @@ static json::Object notMade(StringRef Status, const Twine &Reason) {
 /// The kinds of decision no record of the build holds: whether Kiln's pass
 /// for it ran (its flag is in the build's flags) and why nothing says what
 /// it decided.
-static json::Object describeUnrecorded(const BuildFacts &Build,
-                                       StringRef Flag, StringRef What,
-                                       StringRef Default) {
+static json::Object describeUnrecorded(const BuildFacts &Build, StringRef Flag,
+                                       StringRef What, StringRef Default) {
   if (!Build.Recorded)
     return notMade("not recorded",
                    "outside the kiln pgo flow the report reads only the "
                    "inputs given on its command line");
   if (StringRef(Build.Flags).contains(Flag))
-    return notMade("not recorded",
-                   "the build ran " + Flag + ", but kiln pgo optimize does not "
-                   "collect its optimization remarks");
+    return notMade("not recorded", "the build ran " + Flag +
+                                       ", but kiln pgo optimize does not "
+                                       "collect its optimization remarks");
   return notMade("not run", "kiln pgo optimize does not enable Kiln's " + What +
                                 " (" + Flag + "): " + Default);
 }
@@ -135,9 +133,9 @@ static json::Object describeDecisions(const BuildFacts &Build,
   if (LinkReport) {
     const json::Object &R = *LinkReport->getAsObject();
     json::Object Order{{"status", "recorded"}};
-    for (StringRef Field : {"algorithm", "page_size", "groups", "scenarios",
-                            "functions", "profiles", "skipped",
-                            "load_code_at_startup"})
+    for (StringRef Field :
+         {"algorithm", "page_size", "groups", "scenarios", "functions",
+          "profiles", "skipped", "load_code_at_startup"})
       if (const json::Value *V = R.get(Field))
         Order[Field] = *V;
     D["order"] = std::move(Order);
@@ -168,9 +166,9 @@ static json::Object describeDecisions(const BuildFacts &Build,
       Build, "-kiln-inline", "profile inline advisor",
       "LLVM's default inliner decided, so no inlining differs from the "
       "default");
-  D["string_tables"] = describeUnrecorded(
-      Build, "-kiln-strtab", "string-table lowering",
-      "no string table was lowered or refused");
+  D["string_tables"] =
+      describeUnrecorded(Build, "-kiln-strtab", "string-table lowering",
+                         "no string table was lowered or refused");
   return D;
 }
 
@@ -183,28 +181,28 @@ measureLayout(StringRef Name, StringRef Description, StringRef Binary,
   std::vector<ScenarioSpec> Specs;
   for (const NamedScenario &S : Scenarios)
     Specs.push_back(S.Spec);
-  Expected<BinaryEvaluation> E = evaluateBinary(
-      Binary, Specs, {}, SummaryPageSizes, ReportPageSize, Diag);
+  Expected<BinaryEvaluation> E =
+      evaluateBinary(Binary, Specs, {}, SummaryPageSizes, ReportPageSize, Diag);
   if (!E)
     return E.takeError();
   if (Parts)
     for (const SplitPartFigures &P : E->Parts)
-      Parts->push_back(json::Object{
-          {"name", P.Name},
-          {"split_from", P.SplitFrom},
-          {"size", P.Size},
-          {"parent_size", P.ParentSize},
-          {"parent_counts", json::Array(P.ParentCounts)}});
+      Parts->push_back(
+          json::Object{{"name", P.Name},
+                       {"split_from", P.SplitFrom},
+                       {"size", P.Size},
+                       {"parent_size", P.ParentSize},
+                       {"parent_counts", json::Array(P.ParentCounts)}});
   json::Array Figures;
   for (size_t I = 0; I < E->Scenarios.size(); ++I) {
     const ScenarioFigures &S = E->Scenarios[I];
     json::Array Pages, Bytes, Counts;
     for (size_t P = 0; P < E->PageSizes.size(); ++P)
-      Pages.push_back(json::Object{
-          {"page_size", E->PageSizes[P]},
-          {"pages", S.Pages[P].PagesTouched},
-          {"lower_bound", S.Pages[P].LowerBound},
-          {"executed_bytes", S.Pages[P].ExecutedBytes}});
+      Pages.push_back(
+          json::Object{{"page_size", E->PageSizes[P]},
+                       {"pages", S.Pages[P].PagesTouched},
+                       {"lower_bound", S.Pages[P].LowerBound},
+                       {"executed_bytes", S.Pages[P].ExecutedBytes}});
     for (const PageHeat &H : S.Heat) {
       Bytes.push_back(H.ExecutedBytes);
       Counts.push_back(H.Count);
@@ -276,8 +274,7 @@ static Error readWorkspace(const ReportOptions &Opts,
                            std::vector<NamedScenario> &Scenarios,
                            BuildFacts &Build) {
   pgo::Workspace WS(Opts.Workspace);
-  Expected<PgoManifest> M =
-      pgo::loadManifest(WS, /*MustExist=*/true, "report");
+  Expected<PgoManifest> M = pgo::loadManifest(WS, /*MustExist=*/true, "report");
   if (!M)
     return M.takeError();
   if (!M->Optimize || M->Phase != "optimized")
@@ -353,10 +350,10 @@ static Error readExplicitInputs(const ReportOptions &Opts,
   if (!Specs)
     return makeToolError(toString(Specs.takeError()), "--scenario");
   for (const ScenarioSpec &S : *Specs)
-    Scenarios.push_back({(getScenarioKindName(S.Kind) + ":" +
-                          sys::path::filename(S.Path))
-                             .str(),
-                         S});
+    Scenarios.push_back(
+        {(getScenarioKindName(S.Kind) + ":" + sys::path::filename(S.Path))
+             .str(),
+         S});
   ProgramInputs P;
   P.Program = Opts.Binary;
   P.Unordered = Opts.Unordered;
@@ -384,20 +381,20 @@ Expected<json::Value> kiln::gatherReport(const ReportOptions &Opts,
   }
   json::Array Names;
   for (const NamedScenario &S : Scenarios)
-    Names.push_back(json::Object{
-        {"name", S.Name},
-        {"kind", getScenarioKindName(S.Spec.Kind).str()},
-        {"profile", S.Spec.Path}});
+    Names.push_back(
+        json::Object{{"name", S.Name},
+                     {"kind", getScenarioKindName(S.Spec.Kind).str()},
+                     {"profile", S.Spec.Path}});
   json::Object Report{{"kiln_report", 1},
                       {"page_size", ReportPageSize},
                       {"scenarios", std::move(Names)},
                       {"programs", std::move(Reports)}};
   if (Build.Recorded)
-    Report["build"] = json::Object{
-        {"workspace", pgo::Workspace(Opts.Workspace).Root},
-        {"flags", Build.Flags},
-        {"switches", Build.Switches},
-        {"context_sensitive_relink", Build.CSRelink}};
+    Report["build"] =
+        json::Object{{"workspace", pgo::Workspace(Opts.Workspace).Root},
+                     {"flags", Build.Flags},
+                     {"switches", Build.Switches},
+                     {"context_sensitive_relink", Build.CSRelink}};
   return json::Value(std::move(Report));
 }
 
@@ -432,9 +429,9 @@ Expected<std::string> kiln::writeReport(const ReportOptions &Opts,
     return makeToolError("cannot create the directory: " + EC.message(), Dir);
   std::string JSONPath = (Dir + "/report.json");
   std::string HTMLPath = (Dir + "/report.html");
-  if (Error E = checkOutputPaths({{JSONPath, "report.json"},
-                                  {HTMLPath, "report.html"}},
-                                 collectInputs(*Report)))
+  if (Error E = checkOutputPaths(
+          {{JSONPath, "report.json"}, {HTMLPath, "report.html"}},
+          collectInputs(*Report)))
     return makeToolError(toString(std::move(E)));
   if (Error E = writeOutputFile(
           JSONPath,
@@ -455,8 +452,9 @@ Error kiln::runReportCommand(const ReportOptions &Opts, raw_ostream &Out,
        !Opts.Scenarios.empty()))
     return makeToolError("--unordered, --link-report and --scenario describe "
                          "a program given with --binary",
-                         "", "add --binary=<linked program>, or leave them "
-                             "out to read the workspace");
+                         "",
+                         "add --binary=<linked program>, or leave them "
+                         "out to read the workspace");
   if (!Opts.Binary.empty() && Opts.OutputDir.empty())
     return makeToolError("-o is required with --binary (there is no "
                          "workspace to write into)");
@@ -464,7 +462,6 @@ Error kiln::runReportCommand(const ReportOptions &Opts, raw_ostream &Out,
   if (!HTML)
     return HTML.takeError();
   Out << "kiln report: " << *HTML << '\n'
-      << "kiln report: "
-      << sys::path::parent_path(*HTML) << "/report.json\n";
+      << "kiln report: " << sys::path::parent_path(*HTML) << "/report.json\n";
   return Error::success();
 }

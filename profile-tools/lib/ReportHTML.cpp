@@ -377,7 +377,8 @@ static constexpr StringLiteral Script = R"js(
 void kiln::writeReportHTML(const json::Value &Report, raw_ostream &OS) {
   const json::Object &R = *Report.getAsObject();
   int64_t PageSize = getInt(R, "page_size");
-  OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+  OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+        "charset=\"utf-8\">\n"
         "<title>Kiln report</title>\n<style>"
      << Style << "</style>\n</head>\n<body>\n<h1>Kiln report</h1>\n";
   if (const json::Object *Build = R.getObject("build")) {
