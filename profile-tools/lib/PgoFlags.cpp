@@ -15,7 +15,6 @@
 
 #include "kiln/Tools/PgoFlags.h"
 
-#include <algorithm>
 #include <cstring>
 
 using namespace kiln;
@@ -356,12 +355,10 @@ std::vector<std::string> kiln::reportLinkFlags(const PgoPhaseFlags &Flags,
                                                const std::string &ReportDir,
                                                size_t Target) {
   // kiln-lld refuses these options on a link without a profile.
-  bool OrdersLink =
-      std::any_of(Flags.TargetLink.begin(), Flags.TargetLink.end(),
-                  [](const std::string &A) {
-                    return startsWith(A, "-Wl,--kiln-profile=") ||
-                           startsWith(A, "-Wl,--kiln-startup-profile=");
-                  });
+  bool OrdersLink = false;
+  for (const std::string &A : Flags.TargetLink)
+    OrdersLink |= startsWith(A, "-Wl,--kiln-profile=") ||
+                  startsWith(A, "-Wl,--kiln-startup-profile=");
   if (ReportDir.empty() || !OrdersLink)
     return {};
   std::string Stem = ReportDir + "/" + std::to_string(Target);
