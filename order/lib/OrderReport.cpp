@@ -142,8 +142,9 @@ void kiln::writeOrderReportJSON(const OrderReportContext &Context,
       for (size_t I = 0; I < Plan.Functions.size(); ++I)
         J.object([&] {
           const InputFunction &F = Inputs.Functions[Plan.Functions[I]];
+          // No object: for LTO code it is kiln-lld's scratch file, and the
+          // report must be the same from one link to the next.
           J.attribute("name", F.Name);
-          J.attribute("object", F.Object);
           if (I < Plan.Groups.size())
             J.attribute("group", layout::getLayoutGroupName(Plan.Groups[I]));
           J.attribute("size", F.Size);
