@@ -281,6 +281,13 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
     exe = work / "programs" / ("%s-%s" % (app.name, variant)) / prog.exe
     exe.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(app / prog.exe, exe)
+    # kiln pgo optimize writes kiln report's page at its end; the next
+    # variant's optimize replaces it, so each variant keeps a copy.
+    report = app / ".kiln" / "report"
+    if (report / "report.html").exists():
+        shutil.copytree(report, exe.parent / "report")
+        log("%s: kiln report (%s): %s" % (app.name, variant,
+                                          exe.parent / "report" / "report.html"))
     return {"exe": exe, "times": times}
 
 

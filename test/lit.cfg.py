@@ -11,6 +11,7 @@ and every LLVM tool is resolved from LLVM 22's bin directory, never from PATH.
 """
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -62,6 +63,12 @@ if config.kiln_build_lld_driver:
     config.available_features.add("kiln-lld")
     kiln_tools.append(ToolSubst("kiln-lld", pre="-./", post="-."))
 llvm_config.add_tool_substitutions(kiln_tools, [config.kiln_tools_dir])
+
+# A headless browser for the test that renders kiln report's page.
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
 
 llvm_tools = [
     ToolSubst("%clang", FindTool("clang"), unresolved="fatal"),

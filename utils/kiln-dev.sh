@@ -42,14 +42,15 @@ llvm_bin=/usr/lib/llvm-22/bin
 # Exactly what Kiln needs from Debian: LLVM 22 (headers, clang, lld as a
 # library, lit/FileCheck, the profile runtime), GoogleTest/GoogleMock,
 # Abseil, valgrind and BOLT (the benchmark's post-link row) for the
-# benchmarks, and the build tools (make: the kiln pgo tests build small Make
-# projects).
+# benchmarks, the build tools (make: the kiln pgo tests build small Make
+# projects), and chromium (the test that renders kiln report's page).
 packages=(
   llvm-22-dev llvm-22-tools clang-22 lld-22 liblld-22-dev libclang-rt-22-dev
   zlib1g-dev libzstd-dev
   libgtest-dev libgmock-dev libabsl-dev
   valgrind bolt-22 python3 cmake ninja-build make
   clang-format-22 clang-tidy-22
+  chromium
 )
 
 log() { printf 'kiln-dev: %s\n' "$*" >&2; }

@@ -124,6 +124,40 @@ void kiln::writeOrderReportJSON(const OrderReportContext &Context,
           });
         }
       });
+    // Every decision with the counts that caused it: each entry of the
+    // order, in order, with its group and its count in every scenario.
+    J.attributeArray("scenarios", [&] {
+      for (const layout::Scenario &S : Plan.Graph.getScenarios())
+        J.object([&] {
+          J.attribute("name", S.Name);
+          J.attribute("kind", layout::getScenarioKindName(S.Kind));
+          J.attribute("weight", S.Weight);
+        });
+    });
+    std::vector<int64_t> NodeOfFunction(Inputs.Functions.size(), -1);
+    for (size_t N = 0; N < Plan.FunctionOfNode.size(); ++N)
+      if (Plan.FunctionOfNode[N] >= 0)
+        NodeOfFunction[Plan.FunctionOfNode[N]] = int64_t(N);
+    J.attributeArray("functions", [&] {
+      for (size_t I = 0; I < Plan.Functions.size(); ++I)
+        J.object([&] {
+          const InputFunction &F = Inputs.Functions[Plan.Functions[I]];
+          // No object: for LTO code it is kiln-lld's scratch file, and the
+          // report must be the same from one link to the next.
+          J.attribute("name", F.Name);
+          if (I < Plan.Groups.size())
+            J.attribute("group", layout::getLayoutGroupName(Plan.Groups[I]));
+          J.attribute("size", F.Size);
+          if (!F.SplitFrom.empty())
+            J.attribute("split_from", F.SplitFrom);
+          int64_t Node = NodeOfFunction[Plan.Functions[I]];
+          J.attributeArray("counts", [&] {
+            for (layout::ScenarioId S = 0; S < Plan.Graph.getNumScenarios();
+                 ++S)
+              J.value(Node < 0 ? 0 : Plan.Graph.getCount(S, Node));
+          });
+        });
+    });
     J.attributeArray("profiles", [&] {
       for (const ProfileCoverage &C : Plan.Coverage)
         J.object([&] { writeCoverageJSON(J, C); });

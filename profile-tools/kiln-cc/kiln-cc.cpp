@@ -197,6 +197,7 @@ int main(int Argc, char **Argv) {
   char CwdBuffer[4096];
   std::string Cwd = getcwd(CwdBuffer, sizeof(CwdBuffer)) ? CwdBuffer : ".";
   bool IsTarget = false;
+  std::vector<std::string> ReportFlags;
   if (Inv.Mode == CompilerMode::Link) {
     std::string Out =
         makeAbsoluteLexically(Inv.Output.empty() ? "a.out" : Inv.Output, Cwd);
@@ -207,12 +208,15 @@ int main(int Argc, char **Argv) {
       if (!Config.RelinkDir.empty())
         recordRelink(Config.RelinkDir + "/" + std::to_string(I) + ".args", Cwd,
                      Real, Args);
+      ReportFlags = reportLinkFlags(Config.Flags, Config.ReportDir, I);
     }
   }
   std::vector<std::string> Sources;
   for (const std::string &Src : Inv.Sources)
     Sources.push_back(makeAbsoluteLexically(Src, Cwd));
   logInvocation(PhaseDir + "/build.log", Inv, Cwd);
-  run(composeCompilerCommand(Real, Args, Config.Flags, IsTarget,
-                             Config.areProfiled(Sources)));
+  std::vector<std::string> Command = composeCompilerCommand(
+      Real, Args, Config.Flags, IsTarget, Config.areProfiled(Sources));
+  Command.insert(Command.end(), ReportFlags.begin(), ReportFlags.end());
+  run(Command);
 }

@@ -31,6 +31,7 @@
 #include "kiln/Tools/PgoCommand.h"
 #include "kiln/Tools/ProfileCheckCommand.h"
 #include "kiln/Tools/RelocsCommand.h"
+#include "kiln/Tools/ReportCommand.h"
 #include "kiln/Tools/ThinBackend.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -125,6 +126,12 @@ static cl::SubCommand
                "--scenario=<kind>=<profile> <objects, archives or the linked "
                "program> (see docs/CommandGuide/kiln-profile.rst)");
 
+static cl::SubCommand ReportCmd(
+    "report",
+    "Write one static HTML page and a JSON file saying what Kiln did in a "
+    "build: each decision with its counts, and the code pages that ran "
+    "before and after Kiln's order (see docs/CommandGuide/kiln-report.rst)");
+
 // `kiln pgo <phase>` has subcommands of its own and parses its arguments
 // itself (pgoMain); this entry lists it in `kiln --help`.
 static cl::SubCommand PgoCmd(
@@ -135,7 +142,7 @@ static cl::SubCommand PgoCmd(
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
               cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::sub(ProfileCmd),
-              cl::value_desc("kind=profile[:weight]"),
+              cl::sub(ReportCmd), cl::value_desc("kind=profile[:weight]"),
               cl::desc("a scenario's profile (instrumented or sample); kind is "
                        "'startup' or 'steady'; may be repeated"),
               cl::cat(KilnCategory));
@@ -653,6 +660,47 @@ static Error profileMain() {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln report
+//===----------------------------------------------------------------------===//
+
+static cl::opt<std::string> ReportWorkspace(
+    "workspace", cl::sub(ReportCmd), cl::init(".kiln"), cl::value_desc("dir"),
+    cl::desc("the kiln pgo workspace to report on (default: .kiln)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ReportOutput("o", cl::sub(ReportCmd), cl::value_desc("dir"),
+                 cl::desc("write report.html and report.json here (default: "
+                          "<workspace>/report)"),
+                 cl::cat(KilnCategory));
+static cl::opt<std::string> ReportBinary(
+    "binary", cl::sub(ReportCmd), cl::value_desc("file"),
+    cl::desc("outside the flow: the program linked with Kiln's order "
+             "(with --scenario=; needs -o)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ReportUnordered(
+    "unordered", cl::sub(ReportCmd), cl::value_desc("file"),
+    cl::desc("with --binary: the same program linked without Kiln's order "
+             "(kiln-lld --kiln-unordered-out=)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ReportLinkReport("link-report", cl::sub(ReportCmd),
+                     cl::value_desc("file.json"),
+                     cl::desc("with --binary: kiln-lld's report of its link "
+                              "(--kiln-report=)"),
+                     cl::cat(KilnCategory));
+
+static Error reportMain() {
+  kiln::ReportOptions Opts;
+  Opts.Workspace = ReportWorkspace;
+  Opts.OutputDir = ReportOutput;
+  Opts.Binary = ReportBinary;
+  Opts.Unordered = ReportUnordered;
+  Opts.LinkReport = ReportLinkReport;
+  Opts.Scenarios = getScenarioSpecs();
+  return kiln::runReportCommand(Opts, outs(), errs());
+}
+
+//===----------------------------------------------------------------------===//
 // kiln pgo
 //===----------------------------------------------------------------------===//
 
@@ -695,6 +743,8 @@ static Error runSubcommand(int Argc, const char **Argv) {
     return importsMain();
   if (ProfileCmd)
     return profileMain();
+  if (ReportCmd)
+    return reportMain();
   return thinBackendMain(Argv[0]);
 }
 
@@ -720,7 +770,8 @@ int main(int Argc, const char **Argv) {
       "imports and string tables for clang and lld\n");
 
   if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !EvalCmd &&
-      !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd) {
+      !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd &&
+      !ReportCmd) {
     WithColor::error(errs(), ToolName)
         << "no subcommand specified; run 'kiln --help' for the list\n";
     return 1;

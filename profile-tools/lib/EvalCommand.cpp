@@ -22,36 +22,16 @@
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace kiln;
 using namespace kiln::layout;
-
-namespace {
-/// The figures of one scenario.
-struct ScenarioFigures {
-  std::string Name;
-  std::string Kind;
-  uint64_t ExecutedFunctions = 0;
-  std::vector<PageStats> Pages; ///< Per page size.
-};
-
-/// Everything `kiln eval` reports.
-struct Evaluation {
-  uint64_t Functions = 0;
-  /// Of Functions, the cold parts of split functions (`fn.cold`): evaluated
-  /// as code of their own, so the figures are at part granularity.
-  uint64_t SplitParts = 0;
-  std::vector<uint64_t> PageSizes;
-  std::vector<ScenarioFigures> Scenarios;
-  CallLocality Locality;
-  double ExtTspScore = 0;
-};
-} // namespace
 
 static std::string formatSize(uint64_t Bytes) {
   if (Bytes % (1024 * 1024) == 0)
@@ -61,9 +41,31 @@ static std::string formatSize(uint64_t Bytes) {
   return std::to_string(Bytes);
 }
 
-static Evaluation evaluate(const LinkerInputs &Inputs,
-                           const ProfiledGraph &Profiled,
-                           ArrayRef<uint64_t> PageSizes) {
+/// Fills \p Figures.Heat: each executed node's bytes and count on every
+/// page it overlaps, from \p E's first heatmap page on.
+static void addPageHeat(const BinaryEvaluation &E, ArrayRef<uint64_t> Addresses,
+                        ArrayRef<uint64_t> Sizes,
+                        ArrayRef<uint64_t> CountOfNode,
+                        const BitVector &Executed, ScenarioFigures &Figures) {
+  Figures.Heat.assign(E.HeatPages, PageHeat());
+  for (unsigned N : Executed.set_bits()) {
+    if (Addresses[N] == UnplacedAddress || Sizes[N] == 0)
+      continue;
+    uint64_t Begin = Addresses[N], End = Addresses[N] + Sizes[N];
+    for (uint64_t Page = Begin / E.HeatPageSize * E.HeatPageSize; Page < End;
+         Page += E.HeatPageSize) {
+      PageHeat &Cell = Figures.Heat[(Page - E.HeatFirstPage) / E.HeatPageSize];
+      Cell.ExecutedBytes +=
+          std::min(End, Page + E.HeatPageSize) - std::max(Begin, Page);
+      Cell.Count = SaturatingAdd(Cell.Count, CountOfNode[N]);
+    }
+  }
+}
+
+static BinaryEvaluation evaluate(const LinkerInputs &Inputs,
+                                 const ProfiledGraph &Profiled,
+                                 ArrayRef<uint64_t> PageSizes,
+                                 uint64_t HeatPageSize) {
   const CallGraph &G = Profiled.Graph;
   std::vector<uint64_t> Addresses(G.getNumNodes(), UnplacedAddress);
   std::vector<uint64_t> Sizes(G.getNumNodes(), 0);
@@ -76,17 +78,55 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
     Sizes[N] = Inputs.Functions[F].Size;
     ByAddress.push_back(N);
   }
-  Evaluation Result;
+  BinaryEvaluation Result;
   for (NodeId N : ByAddress)
     Result.SplitParts +=
         !Inputs.Functions[Profiled.FunctionOfNode[N]].SplitFrom.empty();
   llvm::sort(ByAddress, [&](NodeId A, NodeId B) {
     return std::tie(Addresses[A], A) < std::tie(Addresses[B], B);
   });
+  if (Result.SplitParts) {
+    StringMap<NodeId> NodeByName;
+    for (NodeId N : ByAddress)
+      NodeByName.try_emplace(Inputs.Functions[Profiled.FunctionOfNode[N]].Name,
+                             N);
+    for (NodeId N : ByAddress) {
+      const InputFunction &F = Inputs.Functions[Profiled.FunctionOfNode[N]];
+      if (F.SplitFrom.empty())
+        continue;
+      SplitPartFigures Part;
+      Part.Name = F.Name.str();
+      Part.SplitFrom = F.SplitFrom;
+      Part.Size = F.Size;
+      auto Parent = NodeByName.find(F.SplitFrom);
+      for (ScenarioId S = 0; S < G.getNumScenarios(); ++S)
+        if (G.getScenario(S).Name != "edges")
+          Part.ParentCounts.push_back(
+              Parent == NodeByName.end() ? 0 : G.getCount(S, Parent->second));
+      if (Parent != NodeByName.end())
+        Part.ParentSize = Sizes[Parent->second];
+      Result.Parts.push_back(std::move(Part));
+    }
+  }
 
   Result.Functions = ByAddress.size();
   Result.PageSizes.assign(PageSizes.begin(), PageSizes.end());
+  if (HeatPageSize) {
+    uint64_t Low = UnplacedAddress, High = 0;
+    for (NodeId N : ByAddress)
+      if (Sizes[N]) {
+        Low = std::min(Low, Addresses[N]);
+        High = std::max(High, Addresses[N] + Sizes[N]);
+      }
+    Result.HeatPageSize = HeatPageSize;
+    if (Low < High) {
+      Result.HeatFirstPage = Low / HeatPageSize * HeatPageSize;
+      Result.HeatPages =
+          (High - Result.HeatFirstPage + HeatPageSize - 1) / HeatPageSize;
+    }
+  }
   BitVector All(G.getNumNodes());
+  std::vector<uint64_t> AllCounts(G.getNumNodes(), 0);
   for (ScenarioId S = 0; S < G.getNumScenarios(); ++S) {
     const Scenario &Sc = G.getScenario(S);
     if (Sc.Name == "edges")
@@ -100,6 +140,14 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
     for (uint64_t PageSize : PageSizes)
       Figures.Pages.push_back(
           countTouchedPagesAt(Addresses, Sizes, Executed, PageSize));
+    if (HeatPageSize) {
+      std::vector<uint64_t> Counts(G.getNumNodes(), 0);
+      for (NodeId N = 0; N < G.getNumNodes(); ++N) {
+        Counts[N] = G.getCount(S, N);
+        AllCounts[N] = SaturatingAdd(AllCounts[N], Counts[N]);
+      }
+      addPageHeat(Result, Addresses, Sizes, Counts, Executed, Figures);
+    }
     Result.Scenarios.push_back(std::move(Figures));
   }
   if (Result.Scenarios.size() > 1) {
@@ -110,6 +158,8 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
     for (uint64_t PageSize : PageSizes)
       Figures.Pages.push_back(
           countTouchedPagesAt(Addresses, Sizes, All, PageSize));
+    if (HeatPageSize)
+      addPageHeat(Result, Addresses, Sizes, AllCounts, All, Figures);
     Result.Scenarios.push_back(std::move(Figures));
   }
   std::vector<Edge> Edges = G.getWeightedEdges();
@@ -118,7 +168,7 @@ static Evaluation evaluate(const LinkerInputs &Inputs,
   return Result;
 }
 
-static void printText(const EvalCommandOptions &Opts, const Evaluation &E,
+static void printText(const EvalCommandOptions &Opts, const BinaryEvaluation &E,
                       raw_ostream &OS) {
   OS << "kiln eval: " << Opts.Binary << ": " << E.Functions << " functions";
   if (E.SplitParts)
@@ -150,7 +200,7 @@ static void printText(const EvalCommandOptions &Opts, const Evaluation &E,
   OS << format("ext-TSP score: %.6g\n", E.ExtTspScore);
 }
 
-static void printJSON(const EvalCommandOptions &Opts, const Evaluation &E,
+static void printJSON(const EvalCommandOptions &Opts, const BinaryEvaluation &E,
                       raw_ostream &OS) {
   json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
@@ -191,6 +241,40 @@ static void printJSON(const EvalCommandOptions &Opts, const Evaluation &E,
   OS << '\n';
 }
 
+Expected<BinaryEvaluation>
+kiln::evaluateBinary(StringRef Binary, ArrayRef<ScenarioSpec> Scenarios,
+                     ArrayRef<std::string> EdgeLists,
+                     ArrayRef<uint64_t> PageSizes, uint64_t HeatPageSize,
+                     raw_ostream &Diag) {
+  LinkerInputs Inputs;
+  if (Error E = readLinkerInput(Binary, Inputs))
+    return makeToolError(toString(std::move(E)));
+  if (Inputs.NumRelocatable)
+    return makeToolError("is a relocatable object, whose functions have no "
+                         "addresses yet",
+                         Binary, "give the linked program or library");
+  PlanOptions Plan;
+  Plan.UseObjectCallGraph = false;
+  Expected<std::vector<std::shared_ptr<const EdgeListData>>> Lists =
+      loadEdgeLists(EdgeLists);
+  if (!Lists)
+    return makeToolError(toString(Lists.takeError()));
+  Plan.EdgeLists = std::move(*Lists);
+  Expected<ProfiledGraph> Profiled =
+      buildProfiledGraph(Inputs, Scenarios, Plan);
+  if (!Profiled)
+    return makeToolError(toString(Profiled.takeError()));
+  for (const ProfileCoverage &C : Profiled->Coverage)
+    if (!C.Unbound.empty())
+      WithColor::warning(Diag, "kiln")
+          << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
+          << " executed functions are not in " << Binary
+          << " under one name (inlined, discarded or ambiguous); they "
+             "count as not run\n";
+  warnOfForeignProfiles(*Profiled, "kiln", Diag);
+  return evaluate(Inputs, *Profiled, PageSizes, HeatPageSize);
+}
+
 Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,
                            raw_ostream &Diag) {
   if (Opts.Binary.empty())
@@ -201,40 +285,18 @@ Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,
     return makeToolError("no profile: nothing says which functions ran", "",
                          "add --scenario=startup=<profile> or "
                          "--scenario=steady=<profile>");
-  LinkerInputs Inputs;
-  if (Error E = readLinkerInput(Opts.Binary, Inputs))
-    return makeToolError(toString(std::move(E)));
-  if (Inputs.NumRelocatable)
-    return makeToolError("is a relocatable object, whose functions have no "
-                         "addresses yet",
-                         Opts.Binary, "give the linked program or library");
   Expected<std::vector<ScenarioSpec>> Scenarios =
       parseScenarioSpecs(Opts.Scenarios);
   if (!Scenarios)
     return makeToolError(toString(Scenarios.takeError()), "--scenario");
-  PlanOptions Plan;
-  Plan.UseObjectCallGraph = false;
-  Expected<std::vector<std::shared_ptr<const EdgeListData>>> Lists =
-      loadEdgeLists(Opts.EdgeLists);
-  if (!Lists)
-    return makeToolError(toString(Lists.takeError()));
-  Plan.EdgeLists = std::move(*Lists);
-  Expected<ProfiledGraph> Profiled =
-      buildProfiledGraph(Inputs, *Scenarios, Plan);
-  if (!Profiled)
-    return makeToolError(toString(Profiled.takeError()));
-  for (const ProfileCoverage &C : Profiled->Coverage)
-    if (!C.Unbound.empty())
-      WithColor::warning(Diag, "kiln")
-          << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
-          << " executed functions are not in " << Opts.Binary
-          << " under one name (inlined, discarded or ambiguous); they "
-             "count as not run\n";
-  warnOfForeignProfiles(*Profiled, "kiln", Diag);
-  Evaluation E = evaluate(Inputs, *Profiled, Opts.PageSizes);
+  Expected<BinaryEvaluation> E =
+      evaluateBinary(Opts.Binary, *Scenarios, Opts.EdgeLists, Opts.PageSizes,
+                     /*HeatPageSize=*/0, Diag);
+  if (!E)
+    return E.takeError();
   if (Opts.JSON)
-    printJSON(Opts, E, Out);
+    printJSON(Opts, *E, Out);
   else
-    printText(Opts, E, Out);
+    printText(Opts, *E, Out);
   return Error::success();
 }

@@ -268,6 +268,8 @@ std::string kiln::serializeWrapperConfig(const PgoWrapperConfig &Config) {
     Add("source", S);
   if (!Config.RelinkDir.empty())
     Add("relink-dir", Config.RelinkDir);
+  if (!Config.ReportDir.empty())
+    Add("report-dir", Config.ReportDir);
   return Text;
 }
 
@@ -296,6 +298,8 @@ PgoWrapperConfig kiln::parseWrapperConfig(const std::string &Text) {
       Config.ProfiledSources.push_back(Value);
     else if (Key == "relink-dir")
       Config.RelinkDir = Value;
+    else if (Key == "report-dir")
+      Config.ReportDir = Value;
     else if (Key == "link")
       Config.Flags.Link.push_back(Value);
     else if (Key == "target-link")
@@ -347,4 +351,19 @@ bool PgoWrapperConfig::areProfiled(
       return false;
   }
   return true;
+}
+
+std::vector<std::string> kiln::reportLinkFlags(const PgoPhaseFlags &Flags,
+                                               const std::string &ReportDir,
+                                               size_t Target) {
+  // kiln-lld refuses these options on a link without a profile.
+  bool OrdersLink = false;
+  for (const std::string &A : Flags.TargetLink)
+    OrdersLink |= startsWith(A, "-Wl,--kiln-profile=") ||
+                  startsWith(A, "-Wl,--kiln-startup-profile=");
+  if (ReportDir.empty() || !OrdersLink)
+    return {};
+  std::string Stem = ReportDir + "/" + std::to_string(Target);
+  return {"-Wl,--kiln-report=" + Stem + ".json",
+          "-Wl,--kiln-unordered-out=" + Stem + ".unordered"};
 }

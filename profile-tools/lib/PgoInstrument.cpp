@@ -58,7 +58,7 @@ Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
   PgoPhaseFlags Flags = computeInstrumentFlags(Tools, WS.path("raw/untracked"));
   Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "instrument", Opts, Flags, {}, {}, "", Out);
+      runPhaseBuild(WS, Env, "instrument", Opts, Flags, {}, {}, "", "", Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;

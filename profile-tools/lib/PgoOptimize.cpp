@@ -11,6 +11,7 @@
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/PgoFlags.h"
 #include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/ReportCommand.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -18,6 +19,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -165,6 +167,7 @@ static Error contextSensitiveRelink(
     const PgoTransforms &Transforms, ArrayRef<std::string> Targets,
     const PgoWrapperConfig &Final, StringRef RelinkDir, PgoBuild &B,
     raw_ostream &Out, raw_ostream &Err) {
+  std::string LinkRecordDir = WS.path(PgoLinkRecordDir);
   std::vector<RecordedLink> Links = readRecordedLinks(RelinkDir, Targets);
   if (Links.empty()) {
     B.ContextSensitive = "no profiled program was linked";
@@ -215,6 +218,9 @@ static Error contextSensitiveRelink(
     std::vector<std::string> Cmd =
         composeCompilerCommand(L.Compiler, L.Args, Flags, /*IsTarget=*/true,
                                Final.areProfiled(Sources));
+    append_range(Cmd,
+                 reportLinkFlags(Flags, LinkRecordDir,
+                                 find(Targets, L.Target) - Targets.begin()));
     ProcessSetup Setup;
     Setup.Cwd = L.Cwd;
     Setup.Stdout = Setup.Stderr =
@@ -331,6 +337,12 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   if (CS)
     if (Error E = makeDirectory(RelinkDir, "optimize"))
       return E;
+  // What the target links record for `kiln report`; a record of an earlier
+  // build must not pass for this one's.
+  std::string LinkRecordDir = WS.path(PgoLinkRecordDir);
+  sys::fs::remove_directories(LinkRecordDir);
+  if (Error E = makeDirectory(LinkRecordDir, "optimize"))
+    return E;
   PgoPhaseFlags BuildFlags = CS ? withContextSensitiveInstrumentation(
                                       Tools, Flags, WS.path("raw/cs-untracked"))
                                 : Flags;
@@ -338,9 +350,9 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   M->Phase = "optimize-failed";
   if (Error E = saveManifest(WS, *M, "optimize"))
     return E;
-  Expected<PgoBuild> B =
-      runPhaseBuild(WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
-                    CS ? StringRef(RelinkDir) : StringRef(), Out);
+  Expected<PgoBuild> B = runPhaseBuild(
+      WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
+      CS ? StringRef(RelinkDir) : StringRef(), LinkRecordDir, Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -379,6 +391,22 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                 ? "order from context-sensitive profiles"
                 : "order from the training profiles");
   Out << '\n';
+  // The report reads what the build recorded; the build succeeded whether
+  // or not it can be written.
+  ReportOptions Report;
+  Report.Workspace = WS.Root;
+  auto Start = std::chrono::steady_clock::now();
+  Expected<std::string> HTML = writeReport(Report, Err);
+  if (!HTML) {
+    Err << "kiln: warning: optimize: no report: " << toString(HTML.takeError())
+        << '\n';
+    return Error::success();
+  }
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  Out << "kiln: optimize: report: " << WS.display(*HTML) << " ("
+      << format("%.2f", Seconds) << " s; kiln report writes it again)\n";
   return Error::success();
 }
 

@@ -369,7 +369,8 @@ Expected<PgoBuild> runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env,
                                  const PgoPhaseFlags &Flags,
                                  ArrayRef<std::string> Targets,
                                  ArrayRef<std::string> ProfiledSources,
-                                 StringRef RelinkDir, raw_ostream &Out) {
+                                 StringRef RelinkDir, StringRef ReportDir,
+                                 raw_ostream &Out) {
   std::string PhaseDir = WS.path(Phase);
   if (Error E = makeDirectory(PhaseDir, Phase))
     return std::move(E);
@@ -381,6 +382,7 @@ Expected<PgoBuild> runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env,
   Config.Targets.assign(Targets.begin(), Targets.end());
   Config.ProfiledSources.assign(ProfiledSources.begin(), ProfiledSources.end());
   Config.RelinkDir = RelinkDir.str();
+  Config.ReportDir = ReportDir.str();
   if (Error E = writeFileAtomically(PhaseDir + "/wrapper.conf",
                                     serializeWrapperConfig(Config)))
     return makeToolError(Phase + ": " + toString(std::move(E)));

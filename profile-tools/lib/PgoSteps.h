@@ -145,13 +145,15 @@ llvm::Error writeWrapperDir(const Workspace &WS, const PgoEnvironment &Env);
 std::vector<std::pair<std::string, std::string>>
 buildEnvironment(const Workspace &WS, llvm::StringRef Phase);
 std::vector<std::string> flagsForStatus(const PgoPhaseFlags &F);
-/// Runs the user's build command through the wrappers of \p Phase.
+/// Runs the user's build command through the wrappers of \p Phase; the
+/// target links record for `kiln report` under \p ReportDir (if not "").
 llvm::Expected<PgoBuild>
 runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env,
               llvm::StringRef Phase, const PgoOptions &Opts,
               const PgoPhaseFlags &Flags, llvm::ArrayRef<std::string> Targets,
               llvm::ArrayRef<std::string> ProfiledSources,
-              llvm::StringRef RelinkDir, llvm::raw_ostream &Out);
+              llvm::StringRef RelinkDir, llvm::StringRef ReportDir,
+              llvm::raw_ostream &Out);
 void printBuildSummary(llvm::StringRef Phase, const PgoBuild &B,
                        const Workspace &WS, llvm::raw_ostream &Out);
 llvm::Error buildFailure(llvm::StringRef Phase, const PgoBuild &B,

@@ -120,6 +120,11 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                           GaveOutputOption = true;
                           return Text(K.PrereadOut);
                         })
+                  .Case("unordered-out",
+                        [&] {
+                          GaveOutputOption = true;
+                          return Text(K.UnorderedOut);
+                        })
                   .Case("strict", [&] { return Flag(K.Strict); })
                   .Case("verbose", [&] { return Flag(K.Verbose); })
                   .Case("save-temps", [&] { return Flag(K.SaveTemps); })
@@ -130,6 +135,7 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                              "--kiln-scenario=, --kiln-algorithm=, "
                              "--kiln-page-size=, --kiln-order-out=, "
                              "--kiln-report=, --kiln-preread-out=, "
+                             "--kiln-unordered-out=, "
                              "--kiln-strict, --kiln-verbose, "
                              "--kiln-save-temps)");
                   })();
@@ -137,7 +143,8 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
       return std::move(E);
   }
   if (GaveOutputOption && !K.requestsProfileGuidedLink())
-    return optionError("--kiln-order-out/--kiln-report/--kiln-preread-out",
+    return optionError("--kiln-order-out/--kiln-report/--kiln-preread-out/"
+                       "--kiln-unordered-out",
                        "only take effect with a profile: add "
                        "--kiln-profile=<file.profdata>");
   return Split;

@@ -159,6 +159,7 @@ private:
                                    const LinkerInputs &Inputs,
                                    StringRef ScratchOrderFile);
   void writePrereadPlan(const OrderPlan &Plan, const LinkerInputs &Inputs);
+  void keepUnorderedLink(StringRef PreliminaryOutput);
   void warn(const Twine &Message) {
     WithColor::warning(Diag, ToolName) << Message << '\n';
   }
@@ -324,7 +325,8 @@ Error ProfileGuidedLink::checkOutputs(StringRef TraceStdout,
   std::vector<NamedFile> KilnOutputs = {
       {Options.OrderOut, "--kiln-order-out"},
       {Options.ReportOut, "--kiln-report"},
-      {Options.PrereadOut, "--kiln-preread-out"}};
+      {Options.PrereadOut, "--kiln-preread-out"},
+      {Options.UnorderedOut, "--kiln-unordered-out"}};
   std::vector<NamedFile> AllOutputs = {
       {findOutputPath(LinkerArgs, Flavor), "the link's output"}};
   append_range(AllOutputs, KilnOutputs);
@@ -426,6 +428,24 @@ void ProfileGuidedLink::writePrereadPlan(const OrderPlan &Planned,
          << (*Recorded ? ", recorded for kiln_preread()" : "") << '\n';
 }
 
+/// The preliminary link is the user's link with lld's own order (its
+/// extra options only list inputs and keep LTO objects): kept, it is the
+/// program as it would be without Kiln, at the cost of a copy.
+void ProfileGuidedLink::keepUnorderedLink(StringRef PreliminaryOutput) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(PreliminaryOutput, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    warn("--kiln-unordered-out: " + PreliminaryOutput + ": " +
+         Buffer.getError().message());
+    return;
+  }
+  if (Error E = writeOutputFile(Options.UnorderedOut, [&](raw_ostream &OS) {
+        OS << (*Buffer)->getBuffer();
+      }))
+    warn(toString(std::move(E)));
+}
+
 int ProfileGuidedLink::run() {
   std::vector<std::string> Conflicts =
       findConflictingOrderOptions(LinkerArgs, Flavor);
@@ -502,6 +522,8 @@ int ProfileGuidedLink::run() {
       Stdout, Diag);
   if (Final == 0 && !Options.PrereadOut.empty())
     writePrereadPlan(*Planned, *Inputs);
+  if (Final == 0 && !Options.UnorderedOut.empty())
+    keepUnorderedLink(Paths.Output);
   return Final;
 }
 

@@ -18,6 +18,11 @@
 #ifndef KILN_TOOLS_EVALCOMMAND_H
 #define KILN_TOOLS_EVALCOMMAND_H
 
+#include "kiln/Layout/LayoutEvaluation.h"
+#include "kiln/Sources/ProfiledGraph.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -29,6 +34,69 @@ class raw_ostream;
 } // namespace llvm
 
 namespace kiln {
+
+/// How much of one page of code ran in a scenario: the heatmap's cell.
+struct PageHeat {
+  /// Bytes of the page that belong to executed functions; a page with none
+  /// is not touched (the cells with bytes are layout::PageStats's pages).
+  uint64_t ExecutedBytes = 0;
+  /// The summed execution counts (entry counts or samples) of the executed
+  /// functions on the page.
+  uint64_t Count = 0;
+};
+
+/// The figures of one scenario of an evaluation.
+struct ScenarioFigures {
+  std::string Name; ///< As the graph names it (`<kind>:<profile>`).
+  std::string Kind; ///< "startup", "steady", or "all" for the union.
+  uint64_t ExecutedFunctions = 0;
+  std::vector<layout::PageStats> Pages; ///< Per page size.
+  /// Per page of the code (BinaryEvaluation::HeatPages from
+  /// HeatFirstPage), when a heatmap was asked for.
+  std::vector<PageHeat> Heat;
+};
+
+/// A cold part of a split function in the binary, with what the profile
+/// says of the function it was split from (a part has no count of its own).
+struct SplitPartFigures {
+  std::string Name;      ///< `fn.cold`.
+  std::string SplitFrom; ///< `fn`.
+  uint64_t Size = 0;
+  uint64_t ParentSize = 0; ///< 0 if the binary has no `fn`.
+  /// The parent's count in each scenario of BinaryEvaluation::Scenarios
+  /// but the union.
+  std::vector<uint64_t> ParentCounts;
+};
+
+/// Everything `kiln eval` measures of a linked binary.
+struct BinaryEvaluation {
+  uint64_t Functions = 0;
+  /// Of Functions, the cold parts of split functions (`fn.cold`): evaluated
+  /// as code of their own, so the figures are at part granularity.
+  uint64_t SplitParts = 0;
+  std::vector<uint64_t> PageSizes;
+  std::vector<ScenarioFigures> Scenarios;
+  layout::CallLocality Locality;
+  double ExtTspScore = 0;
+  /// The heatmap's page size (0: no heatmap), its first page (the page of
+  /// the lowest function, as an address) and how many pages it spans, up
+  /// to the page of the highest function's last byte.
+  uint64_t HeatPageSize = 0;
+  uint64_t HeatFirstPage = 0;
+  uint64_t HeatPages = 0;
+  /// The split parts, in address order.
+  std::vector<SplitPartFigures> Parts;
+};
+
+/// Evaluates the linked \p Binary for \p Scenarios (and \p EdgeLists for
+/// the call locality) at \p PageSizes, with a heatmap at \p HeatPageSize
+/// (a power of two; 0 for none). Warnings (profile names that bind to no
+/// function of the binary, foreign profiles) go to \p Diag.
+llvm::Expected<BinaryEvaluation>
+evaluateBinary(llvm::StringRef Binary, llvm::ArrayRef<ScenarioSpec> Scenarios,
+               llvm::ArrayRef<std::string> EdgeLists,
+               llvm::ArrayRef<uint64_t> PageSizes, uint64_t HeatPageSize,
+               llvm::raw_ostream &Diag);
 
 struct EvalCommandOptions {
   std::string Binary;                 ///< The linked program or library.

@@ -102,6 +102,16 @@ PgoPhaseFlags withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
                                                   const PgoPhaseFlags &Final,
                                                   const std::string &RawDir);
 
+/// \returns the link options that make kiln-lld record, for `kiln report`,
+/// the link of the \p Target-th profiled program: its JSON report
+/// (`<ReportDir>/<Target>.json`: each function's order, group and counts)
+/// and the same program linked without Kiln's order
+/// (`<ReportDir>/<Target>.unordered`). None when \p ReportDir is empty or
+/// \p Flags give that link no Kiln order.
+std::vector<std::string> reportLinkFlags(const PgoPhaseFlags &Flags,
+                                         const std::string &ReportDir,
+                                         size_t Target);
+
 /// What one compiler invocation does, as the wrapper sees it.
 enum class CompilerMode {
   Query,   ///< No compile, no link (`--version`, `-E`, `-M`, no inputs).
@@ -143,6 +153,9 @@ struct PgoWrapperConfig {
   /// `<RelinkDir>/<I>.args` (working directory, compiler, arguments, one a
   /// line) for the context-sensitive relink.
   std::string RelinkDir;
+  /// If not empty, the link of the I-th target gets reportLinkFlags(Flags,
+  /// ReportDir, I): what `kiln report` reads.
+  std::string ReportDir;
 
   /// \returns true if every one of \p AbsoluteSources is profiled.
   bool areProfiled(const std::vector<std::string> &AbsoluteSources) const;
@@ -150,7 +163,7 @@ struct PgoWrapperConfig {
 
 /// \returns \p Config as the wrapper's file: one `<key> <value>` line each
 /// (`llvm-bin`, `leading`, `compile`, `unprofiled-compile`, `link`,
-/// `target-link`, `target`, `source`, `relink-dir`).
+/// `target-link`, `target`, `source`, `relink-dir`, `report-dir`).
 std::string serializeWrapperConfig(const PgoWrapperConfig &Config);
 
 /// Parses serializeWrapperConfig's text; unknown keys are ignored.

@@ -19,6 +19,11 @@
 ///   raw/<scenario>/failed-<N>/  ... of a run that failed (kept, not used)
 ///   profiles/             merged profiles (per scenario, and the ones the
 ///                         optimize phase uses)
+///   optimize/link/<N>.json, <N>.unordered
+///                         what the optimize link of the N-th profiled
+///                         program recorded for `kiln report`: kiln-lld's
+///                         report and the program linked without Kiln's order
+///   report/               `kiln report`'s report.html and report.json
 ///
 /// Every file is written to a temporary name and renamed into place, so no
 /// reader ever sees a half-written manifest or profile.
@@ -86,6 +91,10 @@ struct PgoRun {
   /// (replayed with /dev/null).
   std::string Stdin;
 };
+
+/// Where the optimize links record, relative to the workspace (see the
+/// file comment).
+inline constexpr const char PgoLinkRecordDir[] = "optimize/link";
 
 /// The manifest.
 struct PgoManifest {

@@ -43,6 +43,9 @@ struct KilnLinkOptions {
   std::string OrderOut;           ///< `--kiln-order-out=`: keep the order.
   std::string ReportOut;          ///< `--kiln-report=`: JSON coverage.
   std::string PrereadOut;         ///< `--kiln-preread-out=`: startup range.
+  /// `--kiln-unordered-out=`: keep the preliminary link's output, the same
+  /// program linked without Kiln's order (the "before" of `kiln report`).
+  std::string UnorderedOut;
   /// `--kiln-strict`: a profile Kiln cannot use fails the link instead of
   /// a warning and a link without Kiln's order.
   bool Strict = false;
