@@ -1,0 +1,15 @@
+// The steady state: statistics over the numbers of the workload.
+#ifndef CMAKE_APP_STATS_H
+#define CMAKE_APP_STATS_H
+
+#include <vector>
+
+struct Summary {
+  long Count = 0;
+  double Mean = 0, Min = 0, Max = 0;
+};
+
+Summary summarize(const std::vector<double> &Values);
+std::vector<long> histogram(const std::vector<double> &Values, int Buckets);
+
+#endif // CMAKE_APP_STATS_H
