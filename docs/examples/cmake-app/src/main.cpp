@@ -1,5 +1,16 @@
+//===- main.cpp - cmake-app: version, summary or histogram ------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // cmake-app: prints its version, or a summary or a histogram of the numbers
 // on standard input.
+//
+//===----------------------------------------------------------------------===//
+
 #include "options.h"
 #include "stats.h"
 
@@ -17,7 +28,8 @@ static std::vector<double> readNumbers() {
 int main(int Argc, char **Argv) {
   Options Opts;
   if (!parseOptions(Argc, Argv, Opts)) {
-    std::fprintf(stderr, "usage: cmake-app [--version|--summary|--histogram]\n");
+    std::fprintf(stderr,
+                 "usage: cmake-app [--version|--summary|--histogram]\n");
     return 2;
   }
   if (Opts.What == Report::Version) {

@@ -1,4 +1,15 @@
+//===- options.cpp - The startup path of cmake-app ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The startup path: the defaults and the command line.
+//
+//===----------------------------------------------------------------------===//
+
 #include "options.h"
 
 #include <cstring>

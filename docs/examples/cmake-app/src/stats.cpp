@@ -1,4 +1,15 @@
+//===- stats.cpp - The steady state of cmake-app --------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The steady state: the reports over the workload's numbers.
+//
+//===----------------------------------------------------------------------===//
+
 #include "stats.h"
 
 #include <algorithm>

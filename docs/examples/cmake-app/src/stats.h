@@ -1,4 +1,15 @@
+//===- stats.h - Statistics over the workload -------------------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The steady state: statistics over the numbers of the workload.
+//
+//===----------------------------------------------------------------------===//
+
 #ifndef CMAKE_APP_STATS_H
 #define CMAKE_APP_STATS_H
 
