@@ -139,7 +139,7 @@ static cl::SubCommand PgoCmd(
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
-              cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::sub(ProfileCmd),
+              cl::sub(EvalCmd), cl::sub(ImportsCmd),
               cl::value_desc("kind=profile[:weight]"),
               cl::desc("a scenario's profile (instrumented or sample); kind is "
                        "'startup' or 'steady'; may be repeated"),
@@ -640,6 +640,14 @@ static cl::list<std::string>
                 cl::desc("check <objects and archives of the build, or the "
                          "linked program> | merge | scale <profile>"),
                 cl::cat(KilnCategory));
+// kiln profile's own --scenario: merge names its scenarios.
+static cl::list<std::string> ProfileScenarios(
+    "scenario", cl::sub(ProfileCmd), cl::value_desc("spec"),
+    cl::desc("check: <kind>=<profile>[:<weight>], kind 'startup' or "
+             "'steady'; merge: <name>=<profile>[,<profile>...][:<weight>], "
+             "the scenario named 'startup' is the startup kind; may be "
+             "repeated"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> ProfileJSON("json", cl::sub(ProfileCmd),
                                  cl::desc("check: print JSON instead of text"),
                                  cl::cat(KilnCategory));
@@ -667,7 +675,7 @@ static Error profileMain() {
                                  "each scenario's profiles go in its "
                                  "--scenario=<name>=<profile>[,<profile>...]");
     kiln::ProfileMergeOptions Opts;
-    Opts.Scenarios.assign(Scenarios.begin(), Scenarios.end());
+    Opts.Scenarios.assign(ProfileScenarios.begin(), ProfileScenarios.end());
     Opts.Scale = ProfileScale;
     Opts.OutputDir = ProfileOutput;
     return kiln::runProfileMerge(Opts, outs(), errs());
@@ -685,7 +693,9 @@ static Error profileMain() {
                                "the actions are check, merge and scale");
   kiln::ProfileCheckOptions Opts;
   Opts.Inputs.assign(ProfileArgs.begin() + 1, ProfileArgs.end());
-  Opts.Scenarios = getScenarioSpecs();
+  Opts.Scenarios.assign(ProfileScenarios.begin(), ProfileScenarios.end());
+  for (const std::string &Profile : Profiles)
+    Opts.Scenarios.push_back("steady=" + Profile);
   Opts.JSON = ProfileJSON;
   return kiln::runProfileCheck(Opts, outs());
 }
