@@ -214,6 +214,13 @@ function(kiln_pgo)
         "INPUT ${scenario_${s}_input} does not exist")
     endif()
   endforeach()
+  foreach(arg IN LISTS cmake_args)
+    if(arg MATCHES "^-DCMAKE_(C|CXX)_COMPILER(:[A-Z]+)?=")
+      message(FATAL_ERROR "kiln_pgo(TARGET ${target}): CMAKE_ARGS may not "
+        "set the compiler (${arg}): the second build's compiler is Kiln's "
+        "wrapper, which runs LLVM's clang")
+    endif()
+  endforeach()
   _kiln_pgo_check_platform("${target}")
   if(NOT TARGET Kiln::kiln)
     message(FATAL_ERROR "kiln_pgo: Kiln::kiln is not defined; call "
