@@ -30,6 +30,7 @@
 #include "kiln/Tools/OrderCommand.h"
 #include "kiln/Tools/PgoCommand.h"
 #include "kiln/Tools/ProfileCheckCommand.h"
+#include "kiln/Tools/ProfileMergeCommand.h"
 #include "kiln/Tools/RelocsCommand.h"
 #include "kiln/Tools/ReportCommand.h"
 #include "kiln/Tools/ThinBackend.h"
@@ -122,9 +123,13 @@ static cl::SubCommand ThinBackendCmd(
 
 static cl::SubCommand
     ProfileCmd("profile",
-               "Check profiles against a build: kiln profile check "
+               "Check profiles against a build (kiln profile check "
                "--scenario=<kind>=<profile> <objects, archives or the linked "
-               "program> (see docs/CommandGuide/kiln-profile.rst)");
+               "program>), merge named, weighted scenarios (kiln profile "
+               "merge --scenario=<name>=<profile>[,<profile>...][:<weight>] "
+               "[--scale=<n>] -o <dir>), or multiply a profile's counts "
+               "(kiln profile scale --factor=<n> <profile> -o <output>) "
+               "(see docs/CommandGuide/kiln-profile.rst)");
 
 static cl::SubCommand ReportCmd(
     "report",
@@ -141,8 +146,8 @@ static cl::SubCommand PgoCmd(
 
 static cl::list<std::string>
     Scenarios("scenario", cl::sub(CallGraphCmd), cl::sub(OrderCmd),
-              cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::sub(ProfileCmd),
-              cl::sub(ReportCmd), cl::value_desc("kind=profile[:weight]"),
+              cl::sub(EvalCmd), cl::sub(ImportsCmd), cl::sub(ReportCmd),
+              cl::value_desc("kind=profile[:weight]"),
               cl::desc("a scenario's profile (instrumented or sample); kind is "
                        "'startup' or 'steady'; may be repeated"),
               cl::cat(KilnCategory));
@@ -640,21 +645,64 @@ static Error thinBackendMain(const char *Argv0) {
 static cl::list<std::string>
     ProfileArgs(cl::Positional, cl::sub(ProfileCmd), cl::OneOrMore,
                 cl::desc("check <objects and archives of the build, or the "
-                         "linked program>"),
+                         "linked program> | merge | scale <profile>"),
                 cl::cat(KilnCategory));
+// kiln profile's own --scenario: merge names its scenarios.
+static cl::list<std::string> ProfileScenarios(
+    "scenario", cl::sub(ProfileCmd), cl::value_desc("spec"),
+    cl::desc("check: <kind>=<profile>[:<weight>], kind 'startup' or "
+             "'steady'; merge: <name>=<profile>[,<profile>...][:<weight>], "
+             "the scenario named 'startup' is the startup kind; may be "
+             "repeated"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> ProfileJSON("json", cl::sub(ProfileCmd),
-                                 cl::desc("print JSON instead of text"),
+                                 cl::desc("check: print JSON instead of text"),
                                  cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ProfileOutput("o", cl::sub(ProfileCmd), cl::value_desc("path"),
+                  cl::desc("merge: the output directory; scale: the output "
+                           "profile"),
+                  cl::cat(KilnCategory));
+static cl::opt<std::string> ProfileScale(
+    "scale", cl::sub(ProfileCmd), cl::init("1"), cl::value_desc("n"),
+    cl::desc("merge: multiply the compile profile's counts by n (64 for "
+             "function splitting)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    ProfileFactor("factor", cl::sub(ProfileCmd), cl::value_desc("n"),
+                  cl::desc("scale: multiply every count by n (saturating)"),
+                  cl::cat(KilnCategory));
 
 static Error profileMain() {
-  if (ProfileArgs.front() != "check")
-    return kiln::makeToolError("unknown action '" + ProfileArgs.front() + "'",
+  StringRef Action = ProfileArgs.front();
+  if (Action == "merge") {
+    if (ProfileArgs.size() > 1)
+      return kiln::makeToolError("unexpected argument '" + ProfileArgs[1] + "'",
+                                 "kiln profile merge",
+                                 "each scenario's profiles go in its "
+                                 "--scenario=<name>=<profile>[,<profile>...]");
+    kiln::ProfileMergeOptions Opts;
+    Opts.Scenarios.assign(ProfileScenarios.begin(), ProfileScenarios.end());
+    Opts.Scale = ProfileScale;
+    Opts.OutputDir = ProfileOutput;
+    return kiln::runProfileMerge(Opts, outs(), errs());
+  }
+  if (Action == "scale") {
+    kiln::ProfileScaleOptions Opts;
+    Opts.Inputs.assign(ProfileArgs.begin() + 1, ProfileArgs.end());
+    Opts.Factor = ProfileFactor;
+    Opts.Output = ProfileOutput;
+    return kiln::runProfileScale(Opts, outs(), errs());
+  }
+  if (Action != "check")
+    return kiln::makeToolError("unknown action '" + Action + "'",
                                "kiln profile",
-                               "kiln profile check --scenario=<kind>=<profile> "
-                               "<inputs>");
+                               "the actions are check, merge and scale");
   kiln::ProfileCheckOptions Opts;
   Opts.Inputs.assign(ProfileArgs.begin() + 1, ProfileArgs.end());
-  Opts.Scenarios = getScenarioSpecs();
+  Opts.Scenarios.assign(ProfileScenarios.begin(), ProfileScenarios.end());
+  for (const std::string &Profile : Profiles)
+    Opts.Scenarios.push_back("steady=" + Profile);
   Opts.JSON = ProfileJSON;
   return kiln::runProfileCheck(Opts, outs());
 }

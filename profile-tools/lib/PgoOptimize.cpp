@@ -139,8 +139,8 @@ static Error replayForContextSensitiveProfiles(
       return fallbackError("the replays of scenario '" + S +
                            "' wrote no context-sensitive profile");
     std::string Profile = WS.path("profiles/cs-scenario-" + S + ".profdata");
-    if (Error E = mergeProfiles(Env, Texts, 1, Profile,
-                                "optimize: merge the CS profile"))
+    if (Error E =
+            mergeProfiles(Texts, 1, Profile, "optimize: merge the CS profile"))
       return fallbackError(toString(std::move(E)));
     if (isStartupScenario(S))
       Profiles.Startup = Profile;
@@ -151,7 +151,7 @@ static Error replayForContextSensitiveProfiles(
     Profiles.Steady = Steady[0];
   } else if (Steady.size() > 1) {
     Profiles.Steady = WS.path("profiles/cs-steady.profdata");
-    if (Error E = mergeProfiles(Env, Steady, 1, Profiles.Steady,
+    if (Error E = mergeProfiles(Steady, 1, Profiles.Steady,
                                 "optimize: merge the CS steady scenarios"))
       return fallbackError(toString(std::move(E)));
   }
@@ -303,14 +303,14 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     Profiles.Steady = Steady[0];
   } else if (Steady.size() > 1) {
     Profiles.Steady = WS.path("profiles/steady.profdata");
-    if (Error E = mergeProfiles(Env, Steady, 1, Profiles.Steady,
+    if (Error E = mergeProfiles(Steady, 1, Profiles.Steady,
                                 "optimize: merge the steady scenarios"))
       return E;
   }
   unsigned Weight = Opts.Transforms.Split ? PgoSplitProfileWeight : 1;
   Profiles.Compile = WS.path(Weight > 1 ? "profiles/compile-x64.profdata"
                                         : "profiles/compile.profdata");
-  if (Error E = mergeProfiles(Env, All, Weight, Profiles.Compile,
+  if (Error E = mergeProfiles(All, Weight, Profiles.Compile,
                               "optimize: merge the compile profile"))
     return E;
 

@@ -164,7 +164,7 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       Inputs.push_back(WS.path(Raw));
     if (Error E = makeDirectory(WS.path("profiles"), "run"))
       return E;
-    if (Error E = mergeProfiles(Env, Inputs, 1, Profile, "run: merge")) {
+    if (Error E = mergeProfiles(Inputs, 1, Profile, "run: merge")) {
       // A profile llvm-profdata cannot read is not used; the scenario's
       // profile stays as it was.
       MergeError = toString(std::move(E));

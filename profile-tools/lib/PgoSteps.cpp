@@ -11,6 +11,7 @@
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/PgoFlags.h"
 #include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/ProfileMerge.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -197,24 +198,16 @@ Error runTool(ArrayRef<std::string> Command, StringRef Step, StringRef Whence) {
                        Whence);
 }
 
-/// Merges \p Inputs (optionally weighted) into \p Output atomically.
-Error mergeProfiles(const PgoEnvironment &Env, ArrayRef<std::string> Inputs,
-                    unsigned Weight, StringRef Output, StringRef Step) {
-  std::string Temp = (Output + ".tmp-" + Twine(::getpid())).str();
-  std::vector<std::string> Cmd = {Env.LLVMBinDir + "/llvm-profdata", "merge",
-                                  "-o", Temp};
+/// Merges \p Inputs (optionally weighted) into \p Output atomically, in
+/// process, as kiln profile merge does.
+Error mergeProfiles(ArrayRef<std::string> Inputs, unsigned Weight,
+                    StringRef Output, StringRef Step) {
+  std::vector<WeightedProfileInput> Weighted;
   for (const std::string &In : Inputs)
-    Cmd.push_back(Weight > 1
-                      ? "--weighted-input=" + std::to_string(Weight) + "," + In
-                      : In);
-  if (Error E = runTool(Cmd, Step, Output)) {
-    sys::fs::remove(Temp);
-    return E;
-  }
-  if (std::error_code EC = sys::fs::rename(Temp, Output)) {
-    sys::fs::remove(Temp);
-    return makeToolError(Step + ": cannot write: " + EC.message(), Output);
-  }
+    Weighted.push_back({In, nullptr, Weight});
+  Expected<MergedProfile> M = mergeInstrProfilesToFile(Weighted, Output);
+  if (!M)
+    return makeToolError(Step + ": " + toString(M.takeError()), Output);
   return Error::success();
 }
 

@@ -126,9 +126,9 @@ runProcess(llvm::ArrayRef<std::string> Command,
 llvm::Error runTool(llvm::ArrayRef<std::string> Command, llvm::StringRef Step,
                     llvm::StringRef Whence);
 /// Merges \p Inputs, each weighted \p Weight, into \p Output (through a
-/// temporary renamed into place).
-llvm::Error mergeProfiles(const PgoEnvironment &Env,
-                          llvm::ArrayRef<std::string> Inputs, unsigned Weight,
+/// temporary renamed into place) with kiln profile merge's code
+/// (kiln/Tools/ProfileMerge.h).
+llvm::Error mergeProfiles(llvm::ArrayRef<std::string> Inputs, unsigned Weight,
                           llvm::StringRef Output, llvm::StringRef Step);
 llvm::Error makeDirectory(llvm::StringRef Path, llvm::StringRef Step);
 llvm::Expected<PgoManifest> loadManifest(const Workspace &WS, bool MustExist,
