@@ -32,6 +32,9 @@ using namespace kiln;
 
 namespace kiln::pgo {
 
+/// The copy of a piped standard input, in the run's raw-profile directory.
+static constexpr const char PipedStdinName[] = "stdin";
+
 //===----------------------------------------------------------------------===//
 // kiln pgo run
 //===----------------------------------------------------------------------===//
@@ -87,13 +90,23 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   }
 
   PgoRun Run;
-  // A training input given as a file (`< workload`) is replayed by the
-  // context-sensitive relink; a pipe or a terminal cannot be.
+  // The context-sensitive relink replays the run with the same standard
+  // input: a file (`< workload`) is read again from its path; what comes
+  // through a pipe (`gen | kiln pgo run ...`) is copied into the run's
+  // directory as the command reads it. A terminal is interactive: the
+  // replay gets /dev/null.
+  ProcessSetup Setup;
   struct stat StdinStat;
-  if (::fstat(0, &StdinStat) == 0 && S_ISREG(StdinStat.st_mode)) {
-    SmallString<256> StdinPath;
-    if (!sys::fs::real_path("/proc/self/fd/0", StdinPath))
-      Run.Stdin = StdinPath.str().str();
+  bool StdinIsPipe = false;
+  if (::fstat(0, &StdinStat) == 0) {
+    if (S_ISREG(StdinStat.st_mode)) {
+      SmallString<256> StdinPath;
+      if (!sys::fs::real_path("/proc/self/fd/0", StdinPath))
+        Run.Stdin = StdinPath.str().str();
+    } else if (S_ISFIFO(StdinStat.st_mode) || S_ISSOCK(StdinStat.st_mode)) {
+      StdinIsPipe = true;
+      Setup.CopyStdinTo = Pending + "/" + PipedStdinName;
+    }
   }
   Run.Scenario = Opts.Scenario;
   Run.Command = Opts.Command;
@@ -101,8 +114,10 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   Run.Time = nowUTC();
   Run.Generation = Generation;
   Run.Program = Program;
-  Expected<ProcessResult> R = runProcess(
-      Opts.Command, {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run");
+  Expected<ProcessResult> R =
+      runProcess(Opts.Command,
+                 {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run",
+                 Setup);
   if (!R) {
     sys::fs::remove_directories(Pending);
     sys::fs::remove(sys::path::parent_path(Pending)); // If empty.
@@ -149,6 +164,8 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                            Dir);
     for (const std::string &Raw : Raws)
       Run.RawProfiles.push_back(Rel + "/" + Raw);
+    if (StdinIsPipe && R->StdinCopied)
+      Run.Stdin = Dir + "/" + PipedStdinName;
   } else {
     sys::fs::remove_directories(Pending);
   }
@@ -176,6 +193,8 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
         Run.RawProfiles.clear();
         for (const std::string &Raw : Raws)
           Run.RawProfiles.push_back(Rel + "/" + Raw);
+        if (StdinIsPipe && !Run.Stdin.empty())
+          Run.Stdin = WS.path(Rel) + "/" + PipedStdinName;
       }
     }
   }
@@ -185,6 +204,10 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
 
   std::string What =
       "run " + std::to_string(Run.Id) + " of scenario '" + Opts.Scenario + "'";
+  if (Run.Used && StdinIsPipe && Run.Stdin.empty())
+    Out << "kiln: warning: run: " << What
+        << ": the copy of its piped standard input is incomplete; the "
+           "context-sensitive relink replays it with /dev/null\n";
   if (Run.Used) {
     Out << "kiln: run: " << What << ": exit status " << Run.ExitStatus << ", "
         << Run.RawProfiles.size() << " raw profile(s); " << WS.display(Profile)

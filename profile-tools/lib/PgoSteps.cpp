@@ -28,9 +28,11 @@
 #include <csignal>
 #include <ctime>
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -96,6 +98,74 @@ WorkspaceLock::~WorkspaceLock() {
   ::close(FD);
 }
 
+namespace {
+/// Copies kiln's standard input to a command's pipe and to a file, on a
+/// thread of its own, while the command runs: the command sees a pipe, as
+/// it would without kiln, and the file gets every byte the pipe was given.
+/// It stops at the end of the input, when the command closes its end, or
+/// when told the command has ended (the input may stay open, silent).
+class StdinCopier {
+public:
+  StdinCopier(int PipeWrite, int CopyFile) : PipeWrite(PipeWrite), Copy(CopyFile) {
+    if (::pipe2(Stop, O_CLOEXEC) != 0)
+      Stop[0] = Stop[1] = -1;
+    Thread = std::thread([this] { copy(); });
+  }
+  /// Call once the command has ended.
+  bool finish() {
+    if (Stop[1] >= 0) {
+      char Byte = 0;
+      (void)!::write(Stop[1], &Byte, 1);
+    }
+    Thread.join();
+    for (int FD : Stop)
+      if (FD >= 0)
+        ::close(FD);
+    return !CopyFailed;
+  }
+
+private:
+  void copy() {
+    char Buf[65536];
+    for (;;) {
+      struct pollfd FDs[2] = {{0, POLLIN, 0}, {Stop[0], POLLIN, 0}};
+      int N = ::poll(FDs, Stop[0] >= 0 ? 2 : 1, -1);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N < 0 || (FDs[1].revents & POLLIN))
+        break;
+      ssize_t Got = ::read(0, Buf, sizeof(Buf));
+      if (Got < 0 && errno == EINTR)
+        continue;
+      if (Got <= 0)
+        break;
+      if (!writeAll(Copy, Buf, Got))
+        CopyFailed = true;
+      if (!writeAll(PipeWrite, Buf, Got))
+        break; // The command closed its standard input.
+    }
+    ::close(PipeWrite);
+  }
+  static bool writeAll(int FD, const char *Data, ssize_t Size) {
+    while (Size > 0) {
+      ssize_t Put = ::write(FD, Data, Size);
+      if (Put < 0 && errno == EINTR)
+        continue;
+      if (Put <= 0)
+        return false;
+      Data += Put;
+      Size -= Put;
+    }
+    return true;
+  }
+
+  int PipeWrite, Copy;
+  int Stop[2] = {-1, -1};
+  bool CopyFailed = false;
+  std::thread Thread;
+};
+} // namespace
+
 /// Runs \p Command (searched on PATH) with \p Overrides added to the
 /// environment, in the foreground: Ctrl-C reaches the command, and kiln
 /// waits for it and records the result (as system() does).
@@ -140,6 +210,27 @@ runProcess(ArrayRef<std::string> Command,
   if (!Setup.Stdin.empty())
     posix_spawn_file_actions_addopen(&Actions, 0, Setup.Stdin.c_str(), O_RDONLY,
                                      0);
+  int CopyFD = -1;
+  int Pipe[2] = {-1, -1};
+  if (Setup.Stdin.empty() && !Setup.CopyStdinTo.empty()) {
+    CopyFD = ::open(Setup.CopyStdinTo.c_str(),
+                    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (CopyFD < 0 || ::pipe2(Pipe, O_CLOEXEC) != 0) {
+      std::error_code EC(errno, std::generic_category());
+      if (CopyFD >= 0)
+        ::close(CopyFD);
+      posix_spawn_file_actions_destroy(&Actions);
+      posix_spawnattr_destroy(&Attr);
+      sigaction(SIGINT, &OldInt, nullptr);
+      sigaction(SIGQUIT, &OldQuit, nullptr);
+      return makeToolError(Step + ": cannot keep a copy of the standard "
+                                  "input: " +
+                               EC.message(),
+                           Setup.CopyStdinTo);
+    }
+    // dup2 clears close-on-exec on the command's fd 0 only.
+    posix_spawn_file_actions_adddup2(&Actions, Pipe[0], 0);
+  }
   if (!Setup.Stdout.empty())
     posix_spawn_file_actions_addopen(&Actions, 1, Setup.Stdout.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -151,13 +242,30 @@ runProcess(ArrayRef<std::string> Command,
       posix_spawnp(&Pid, Argv[0], &Actions, &Attr, Argv.data(), Envp.data());
   posix_spawn_file_actions_destroy(&Actions);
   posix_spawnattr_destroy(&Attr);
+  std::optional<StdinCopier> Copier;
+  struct sigaction OldPipe;
+  if (CopyFD >= 0) {
+    ::close(Pipe[0]);
+    // A command that stops reading must not kill kiln with SIGPIPE.
+    sigaction(SIGPIPE, &Ignore, &OldPipe);
+    if (SpawnError)
+      ::close(Pipe[1]);
+    else
+      Copier.emplace(Pipe[1], CopyFD);
+  }
   ProcessResult R;
   int Status = 0;
   if (!SpawnError)
     while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
       ;
+  bool CopyComplete = !Copier || Copier->finish();
+  if (CopyFD >= 0) {
+    CopyComplete &= ::close(CopyFD) == 0;
+    sigaction(SIGPIPE, &OldPipe, nullptr);
+  }
   sigaction(SIGINT, &OldInt, nullptr);
   sigaction(SIGQUIT, &OldQuit, nullptr);
+  R.StdinCopied = CopyFD >= 0 && CopyComplete;
   if (SpawnError)
     return makeToolError(
         Step + ": cannot run: " +

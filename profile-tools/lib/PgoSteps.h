@@ -101,12 +101,18 @@ private:
 struct ProcessResult {
   int ExitStatus = 0;
   bool Signaled = false;
+  /// ProcessSetup::CopyStdinTo holds every byte the command was given.
+  bool StdinCopied = false;
 };
 
 /// Where a process runs and what its standard streams are ("": kiln's).
 struct ProcessSetup {
   std::string Cwd;
   std::string Stdin, Stdout, Stderr;
+  /// If not empty (and Stdin is), the command reads kiln's standard input
+  /// through a pipe, and every byte it is given is also written to this
+  /// file: a training run fed by a pipe can be replayed from the copy.
+  std::string CopyStdinTo;
 };
 
 /// What a phase's build.log says the build did.

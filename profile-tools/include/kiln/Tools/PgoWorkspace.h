@@ -86,9 +86,10 @@ struct PgoRun {
   unsigned Generation = 0;              ///< The instrumented build it ran.
   std::vector<std::string> RawProfiles; ///< Relative to the workspace.
   std::optional<PgoFileStamp> Program;  ///< argv[0], resolved, if a file.
-  /// The file the run read as standard input (absolute), replayed by the
-  /// context-sensitive relink; "" for a terminal, /dev/null or a pipe
-  /// (replayed with /dev/null).
+  /// The file the run read as standard input (absolute; for a pipe, the
+  /// workspace's copy of what went through it), replayed by the
+  /// context-sensitive relink; "" for a terminal or /dev/null (replayed
+  /// with /dev/null).
   std::string Stdin;
 };
 
