@@ -85,7 +85,7 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
   for (const PgoRun &R : M->Runs)
     if (!is_contained(Names, R.Scenario))
       Names.push_back(R.Scenario);
-  Out << "scenarios: " << (Names.empty() ? "none yet" : "") << '\n';
+  Out << "scenarios:" << (Names.empty() ? " none yet" : "") << '\n';
   for (const std::string &S : Names) {
     size_t Used = M->usedRuns(S).size();
     Out << "  " << S << " (" << (isStartupScenario(S) ? "startup" : "steady")
