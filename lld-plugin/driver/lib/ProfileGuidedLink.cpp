@@ -446,6 +446,7 @@ int ProfileGuidedLink::run() {
     Scratch.keep(Diag);
   ScratchPaths Paths;
   Paths.Output = Scratch.file("preliminary.out");
+  Paths.SideOutputs = Scratch.file("preliminary");
   if (Flavor == LinkerFlavor::MachO) {
     Paths.LTOObjects = Scratch.file("lto-objects");
     sys::fs::create_directory(Paths.LTOObjects);
