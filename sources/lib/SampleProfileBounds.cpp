@@ -53,14 +53,18 @@ public:
   ProfileCursor(const uint8_t *Begin, const uint8_t *End)
       : Data(Begin), End(End) {}
 
+  /// As LLVM's SampleProfileReaderBinary::readNumber: a number that runs
+  /// past the end cannot be read (the reader says truncated), but one too
+  /// large for 64 bits reads as 0, ending before its offending byte, where
+  /// the next number starts.
   std::optional<uint64_t> readULEB() {
     const char *Error = nullptr;
     unsigned Length = 0;
     uint64_t Value = decodeULEB128(Data, &Length, End, &Error);
-    if (Error)
+    if (Error && Data + Length == End)
       return std::nullopt;
     Data += Length;
-    return Value;
+    return Error ? 0 : Value;
   }
 
   std::optional<uint64_t> readLE64() {
