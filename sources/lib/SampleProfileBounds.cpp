@@ -27,9 +27,9 @@
 #include "llvm/ProfileData/SampleProf.h"
 #include "llvm/Support/Compression.h"
 #include "llvm/Support/Endian.h"
-#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace llvm;
@@ -56,15 +56,28 @@ public:
   /// As LLVM's SampleProfileReaderBinary::readNumber: a number that runs
   /// past the end cannot be read (the reader says truncated), but one too
   /// large for 64 bits reads as 0, ending before its offending byte, where
-  /// the next number starts.
+  /// the next number starts. Decoded here rather than by decodeULEB128,
+  /// which shifts the zero bytes of a long number by 64 bits or more
+  /// (undefined behaviour).
   std::optional<uint64_t> readULEB() {
-    const char *Error = nullptr;
-    unsigned Length = 0;
-    uint64_t Value = decodeULEB128(Data, &Length, End, &Error);
-    if (Error && Data + Length == End)
-      return std::nullopt;
-    Data += Length;
-    return Error ? 0 : Value;
+    uint64_t Value = 0;
+    unsigned Shift = 0;
+    for (const uint8_t *P = Data;; ++P) {
+      if (P == End)
+        return std::nullopt;
+      uint64_t Slice = *P & 0x7f;
+      if ((Shift == 63 && Slice > 1) || (Shift > 63 && Slice != 0)) {
+        Data = P;
+        return 0;
+      }
+      if (Shift < 64)
+        Value |= Slice << Shift;
+      Shift = std::min(Shift + 7, 70u);
+      if (*P < 128) {
+        Data = P + 1;
+        return Value;
+      }
+    }
   }
 
   std::optional<uint64_t> readLE64() {
