@@ -30,6 +30,17 @@ and exits 1.
   python3 bench/differential.py --short          # 1 seed, 4 builds (CI)
   python3 bench/differential.py --seeds 1-20     # the long run
 
+A third source, --corpus=csmith, takes each program from Csmith (Debian:
+apt-get install csmith libcsmith-dev), seeded, so the same seed gives the
+same program: one C file whose output is the checksum of its globals. Each
+is trained once (an instrumented -O2 build, run), then built like the
+others with every Kiln transform on, and its output compared with its -O0
+build's. A program whose -O0 build does not finish within --timeout seconds
+is skipped (Csmith's programs may loop for long); a transformed build that
+does not finish is a difference.
+
+  python3 bench/differential.py --corpus csmith --seeds 1-50
+
 Standard library only; progress on stderr, a summary line on stdout.
 """
 
@@ -93,6 +104,76 @@ def build(app: Path, out: Path, flags: list[str], env: dict) -> Path:
     return out / EXE
 
 
+CSMITH_INCLUDE = Path("/usr/include/csmith")
+
+
+def csmith_program(seed: int, work: Path) -> Path:
+    """Csmith's program for seed (deterministic for one Csmith version)."""
+    if shutil.which("csmith") is None or not CSMITH_INCLUDE.is_dir():
+        raise SystemExit("differential: --corpus csmith needs Csmith: "
+                         "apt-get install csmith libcsmith-dev")
+    src = work / "csmith.c"
+    # Csmith writes platform.info into its working directory.
+    run(["csmith", "--seed", seed, "--output", src], cwd=work)
+    return src
+
+
+def build_csmith(src: Path, exe: Path, flags: list[str], tools: dict) -> Path:
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    run([tools["clang"]] + flags + ["-w", "-I", CSMITH_INCLUDE, src, "-o", exe],
+        log_file=exe.parent / (exe.name + ".log"))
+    return exe
+
+
+def run_csmith(exe: Path, timeout: float, env=None):
+    """The program's output, or None if it did not finish in time."""
+    try:
+        proc = subprocess.run([str(exe)], cwd=exe.parent, env=env, timeout=timeout,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except subprocess.TimeoutExpired:
+        return None
+    # The exit status is part of the behaviour (a crash is a difference).
+    return proc.stdout + b"\nexit %d\n" % proc.returncode
+
+
+def compare_csmith(seed: int, work: Path, configs, tools: dict,
+                   timeout: float, failures: list) -> tuple[int, bool]:
+    """Builds seed's Csmith program in every configuration; returns the
+    number of builds compared and whether the program was skipped."""
+    sw = work / ("csmith-%d" % seed)
+    if sw.exists():
+        shutil.rmtree(sw)
+    sw.mkdir(parents=True)
+    src = csmith_program(seed, sw)
+    what = "csmith program, seed %d" % seed
+    reference = run_csmith(build_csmith(src, sw / "O0" / "prog", ["-O0"], tools), timeout)
+    if reference is None:
+        log("%s: skipped, its -O0 build did not finish in %g s" % (what, timeout))
+        return 0, True
+    raw = sw / "raw"
+    instrumented = build_csmith(src, sw / "instrumented" / "prog",
+                                ["-O2", "-fprofile-generate=%s" % raw,
+                                 "-ftemporal-profile"], tools)
+    if run_csmith(instrumented, timeout * 4) is None:
+        log("%s: skipped, its instrumented build did not finish" % what)
+        return 0, True
+    profile = sw / "all.profdata"
+    run([tools["llvm-profdata"], "merge", "-o", profile] + sorted(raw.glob("*.profraw")))
+    profiles = {"startup": profile, "steady": profile, "all": profile}
+    compared = 0
+    for level, lto in configs:
+        name = "%s-%s" % (level.lstrip("-"), lto)
+        exe = build_csmith(src, sw / name / "prog",
+                           kiln_flags(level, lto, profiles, tools), tools)
+        got = run_csmith(exe, timeout * 4)
+        compared += 1
+        if got != reference:
+            failures.append("%s, %s" % (what, name))
+            log("DIFFERENT: %s, %s (see %s)" % (what, name, sw / name))
+    log("%s: %d builds compared" % (what, compared))
+    return compared, False
+
+
 def kiln_flags(level: str, lto: str, profiles: dict, tools: dict) -> list[str]:
     """Every Kiln transform on, at compile time and (for LTO) in the link."""
     options = ["-kiln-strtab", "-kiln-section-placement",
@@ -138,7 +219,10 @@ def main(argv=None) -> int:
                     help="4 builds per seed (%s) instead of all 12" %
                     ", ".join("%s/%s" % c for c in SHORT))
     ap.add_argument("--corpus", default="sample,eh",
-                    help="which generators: sample, eh or both (default)")
+                    help="which generators: sample, eh, csmith, or several, "
+                    "comma-separated (default: sample,eh)")
+    ap.add_argument("--timeout", type=float, default=10,
+                    help="seconds a Csmith program's -O0 build may run")
     ap.add_argument("--functions", type=int, default=300,
                     help="functions per sample program (eh programs: 120)")
     ap.add_argument("--tus", type=int, default=8)
@@ -151,7 +235,8 @@ def main(argv=None) -> int:
     plugin = subprocess.run([str(kiln_bin / "kiln"), "print-plugin-path"],
                             capture_output=True, text=True, check=True).stdout.strip()
     tools = {"plugin": plugin, "kiln-lld": kiln_bin / "kiln-lld",
-             "llvm-profdata": llvm_bin / "llvm-profdata"}
+             "llvm-profdata": llvm_bin / "llvm-profdata",
+             "clang": llvm_bin / "clang"}
     env = dict(os.environ, KS_CC=str(llvm_bin / "clang"),
                KS_CXX=str(llvm_bin / "clang++"), KS_JOBS="2")
     work = Path(args.work_dir).resolve()
@@ -159,12 +244,20 @@ def main(argv=None) -> int:
     configs = SHORT if args.short else tuple((l, m) for l in LEVELS for m in LTO_MODES)
 
     t0, compared, failures = time.monotonic(), 0, []
+    csmith_builds, csmith_programs, skipped = 0, 0, 0
     corpora = [c for c in args.corpus.split(",") if c]
     for c in corpora:
-        if c not in GENERATORS:
-            ap.error("unknown corpus '%s' (sample, eh)" % c)
+        if c not in GENERATORS and c != "csmith":
+            ap.error("unknown corpus '%s' (sample, eh, csmith)" % c)
     for seed in parse_seeds(args.seeds):
         for corpus in corpora:
+            if corpus == "csmith":
+                n, was_skipped = compare_csmith(seed, work, configs, tools,
+                                                args.timeout, failures)
+                csmith_builds += n
+                csmith_programs += not was_skipped
+                skipped += was_skipped
+                continue
             sw = work / ("%s-%d" % (corpus, seed))
             app = sw / "app"
             if app.exists():
@@ -187,9 +280,16 @@ def main(argv=None) -> int:
                         failures.append("%s, %s, %s" % (what, name, workload))
                         log("DIFFERENT: %s, %s, workload %s (see %s)" % (
                             what, name, workload, sw / name))
-    print("differential: %d program(s) compared with their -O0 build, 3 workloads "
-          "each: %d difference(s); %.0f s" % (compared, len(failures),
-                                              time.monotonic() - t0))
+    if compared or "csmith" not in corpora:
+        print("differential: %d program(s) compared with their -O0 build, 3 "
+              "workloads each: %d difference(s); %.0f s" % (
+                  compared, len(failures), time.monotonic() - t0))
+    if "csmith" in corpora:
+        print("differential: %d build(s) of %d csmith program(s) compared with "
+              "their -O0 build: %d difference(s), %d program(s) skipped (-O0 "
+              "build slower than %g s); %.0f s" % (
+                  csmith_builds, csmith_programs, len(failures), skipped,
+                  args.timeout, time.monotonic() - t0))
     for f in failures:
         print("  different: " + f)
     return 1 if failures else 0

@@ -140,11 +140,11 @@ run_lint() {
 # The fuzz targets, by the name of their seed corpus in test/fuzz/corpus/.
 fuzzers=(edge-list:EdgeListFuzzer profile:ProfileFuzzer
   linker-input:LinkerInputFuzzer option:OptionFuzzer
-  link-command:LinkCommandFuzzer)
+  link-command:LinkCommandFuzzer string-table:StringTableFuzzer)
 
 # Seeds that are binary files, made from text at fuzz time: objects of each
 # format (with call-graph sections), an archive, indexed and binary sample
-# profiles.
+# profiles (extensible-binary ones with and without compressed sections).
 generate_seeds() {
   local corpus=$1 src=$repo_root/test/fuzz/corpus
   mkdir -p "$corpus/linker-input" "$corpus/profile"
@@ -168,6 +168,8 @@ generate_seeds() {
     "$src/profile/sample.prof" -o "$corpus/profile/gen-sample.extbinary"
   "$llvm_bin/llvm-profdata" merge --sample --binary \
     "$src/profile/sample.prof" -o "$corpus/profile/gen-sample.binary"
+  "$llvm_bin/llvm-profdata" merge --sample --extbinary --compress-all-sections \
+    "$src/profile/sample.prof" -o "$corpus/profile/gen-sample.zextbinary"
 }
 
 run_fuzz() {

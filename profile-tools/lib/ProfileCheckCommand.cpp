@@ -9,11 +9,15 @@
 #include "kiln/Tools/ProfileCheckCommand.h"
 
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Sources/Profile.h"
 #include "kiln/Sources/ProfiledGraph.h"
+#include "kiln/Sources/StaleProfile.h"
+#include "kiln/Support/InputFile.h"
 #include "kiln/Support/ToolError.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <optional>
 
@@ -25,6 +29,44 @@ static constexpr size_t MaxListedUnbound = 10;
 
 static double percent(uint64_t Part, uint64_t Whole) {
   return Whole ? 100.0 * double(Part) / double(Whole) : 100.0;
+}
+
+namespace {
+/// What the bitcode inputs say of each instrumented profile (see
+/// kiln/Sources/StaleProfile.h).
+struct StaleCheck {
+  std::string Path;
+  StaleProfileFinding Finding;
+};
+} // namespace
+
+static void printStaleText(ArrayRef<StaleCheck> Checks, raw_ostream &Out) {
+  for (const StaleCheck &C : Checks) {
+    std::string Warning = describeStaleProfile(C.Path, C.Finding);
+    if (!Warning.empty())
+      Out << Warning << '\n';
+    else
+      Out << C.Path << ": the " << C.Finding.CompiledFunctions
+          << " functions it has counts for in the bitcode were compiled "
+             "with them\n";
+  }
+}
+
+static void printStaleJSON(ArrayRef<StaleCheck> Checks, json::OStream &J) {
+  J.attributeArray("stale", [&] {
+    for (const StaleCheck &C : Checks)
+      J.object([&] {
+        J.attribute("profile", C.Path);
+        J.attribute("compiled_functions", C.Finding.CompiledFunctions);
+        J.attribute("stale_functions", C.Finding.StaleFunctions);
+        J.attribute("stale_weight", C.Finding.StaleWeight);
+        J.attribute("total_weight", C.Finding.TotalWeight);
+        J.attributeArray("stale_names", [&] {
+          for (const std::string &Name : C.Finding.StaleNames)
+            J.value(Name);
+        });
+      });
+  });
 }
 
 static void printText(const ProfileCheckOptions &Opts, const ProfiledGraph &G,
@@ -52,10 +94,13 @@ static void printText(const ProfileCheckOptions &Opts, const ProfiledGraph &G,
   }
 }
 
-static void printJSON(const ProfiledGraph &G, raw_ostream &Out) {
+static void printJSON(const ProfiledGraph &G, ArrayRef<StaleCheck> Stale,
+                      bool HasBitcode, raw_ostream &Out) {
   json::OStream J(Out, 2);
   J.object([&] {
     J.attribute("functions", G.NumLinkFunctions);
+    if (HasBitcode)
+      printStaleJSON(Stale, J);
     J.attributeArray("profiles", [&] {
       for (const ProfileCoverage &C : G.Coverage) {
         std::optional<std::string> Foreign =
@@ -73,6 +118,37 @@ static void printJSON(const ProfiledGraph &G, raw_ostream &Out) {
   Out << '\n';
 }
 
+/// Reads the bitcode among \p Paths for the stale check; the rest are
+/// native inputs for the coverage check.
+static Error readInputs(ArrayRef<std::string> Paths, LinkerInputs &Native,
+                        unsigned &NumNative,
+                        std::vector<ProfileUseFunction> &Compiled,
+                        unsigned &NumBitcode) {
+  for (const std::string &Path : Paths) {
+    Expected<InputKind> Kind = classifyLinkerInput(Path);
+    if (!Kind)
+      return Kind.takeError();
+    if (*Kind != InputKind::Bitcode) {
+      if (Error E = readLinkerInput(Path, Native))
+        return E;
+      ++NumNative;
+      continue;
+    }
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        getInputFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!Buffer)
+      return createStringError(Buffer.getError(),
+                               Path + ": " + Buffer.getError().message());
+    Expected<std::vector<ProfileUseFunction>> Functions =
+        readProfileUseFunctions(Path, **Buffer);
+    if (!Functions)
+      return Functions.takeError();
+    llvm::append_range(Compiled, *Functions);
+    ++NumBitcode;
+  }
+  return Error::success();
+}
+
 Error kiln::runProfileCheck(const ProfileCheckOptions &Opts, raw_ostream &Out) {
   if (Opts.Inputs.empty())
     return makeToolError("no input", "",
@@ -83,23 +159,51 @@ Error kiln::runProfileCheck(const ProfileCheckOptions &Opts, raw_ostream &Out) {
                          "add --scenario=startup=<profile> or "
                          "--scenario=steady=<profile>");
   LinkerInputs Inputs;
-  for (const std::string &Path : Opts.Inputs)
-    if (Error E = readLinkerInput(Path, Inputs))
-      return makeToolError(toString(std::move(E)));
+  unsigned NumNative = 0, NumBitcode = 0;
+  std::vector<ProfileUseFunction> Compiled;
+  if (Error E =
+          readInputs(Opts.Inputs, Inputs, NumNative, Compiled, NumBitcode))
+    return makeToolError(toString(std::move(E)));
   Expected<std::vector<ScenarioSpec>> Scenarios =
       parseScenarioSpecs(Opts.Scenarios);
   if (!Scenarios)
     return makeToolError(toString(Scenarios.takeError()), "--scenario");
+
+  // Bitcode (`-flto` objects compiled with -fprofile-use) says which
+  // functions clang compiled without their counts.
+  std::vector<StaleCheck> Stale;
+  if (NumBitcode)
+    for (const ScenarioSpec &S : *Scenarios) {
+      Expected<LayoutProfile> Profile = readProfile(S.Path);
+      if (!Profile)
+        return makeToolError(toString(Profile.takeError()));
+      if (Profile->Kind == ProfileKind::Instrumented)
+        Stale.push_back({S.Path, findStaleFunctions(*Profile, Compiled)});
+    }
+  if (!NumNative) {
+    // Only bitcode: there are no native functions to bind yet.
+    if (Opts.JSON) {
+      json::OStream J(Out, 2);
+      J.object([&] { printStaleJSON(Stale, J); });
+      Out << '\n';
+    } else {
+      printStaleText(Stale, Out);
+    }
+    return Error::success();
+  }
+
   GraphOptions Options;
   Options.UseObjectCallGraph = false;
   Options.PlaceLoadCodeAtStartup = false;
   Expected<ProfiledGraph> G = buildProfiledGraph(Inputs, *Scenarios, Options);
   if (!G)
     return makeToolError(toString(G.takeError()));
-  if (Opts.JSON)
-    printJSON(*G, Out);
-  else
+  if (Opts.JSON) {
+    printJSON(*G, Stale, NumBitcode != 0, Out);
+  } else {
     printText(Opts, *G, Out);
+    printStaleText(Stale, Out);
+  }
   unsigned Foreign = 0;
   for (const ProfileCoverage &C : G->Coverage)
     Foreign += bool(whyProfileIsForeign(C, G->NumLinkFunctions));

@@ -470,6 +470,19 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
   InitializeAllAsmPrinters();
   InitializeAllAsmParsers();
 
+  // LLVM opens the remarks file by name and truncates it at once; it
+  // writes a temporary instead, renamed into place with the object, so that
+  // a failed backend leaves the previous remarks as they were.
+  std::unique_ptr<kiln::OutputFile> Remarks;
+  if (!Opts.RemarksFile.empty()) {
+    Expected<std::unique_ptr<kiln::OutputFile>> File =
+        kiln::OutputFile::create(Opts.RemarksFile, sys::fs::OF_Text);
+    if (!File)
+      return makeToolError(toString(File.takeError()));
+    Remarks = std::move(*File);
+    Conf.RemarksFilename = Remarks->pathToWrite().str();
+  }
+
   SmallString<0> Object;
   bool Produced = false;
   auto AddStream =
@@ -508,5 +521,8 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
   if (Error E = kiln::writeOutputFile(Opts.Output,
                                       [&](raw_ostream &OS) { OS << Object; }))
     return makeToolError(toString(std::move(E)));
+  if (Remarks)
+    if (Error E = Remarks->commit())
+      return makeToolError(toString(std::move(E)));
   return Error::success();
 }

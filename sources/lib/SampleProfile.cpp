@@ -16,12 +16,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "CrashGuard.h"
+#include "SampleProfileBounds.h"
 #include "kiln/Sources/Profile.h"
 #include "kiln/Sources/ReaderDiagnostics.h"
+#include "kiln/Support/InputFile.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/ProfileData/SampleProf.h"
 #include "llvm/ProfileData/SampleProfReader.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <map>
@@ -48,13 +51,20 @@ collectCalls(const FunctionSamples &Samples, StringRef Caller,
 }
 
 static Expected<LayoutProfile> readSampleProfileUnguarded(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      kiln::getInputFile(Path, /*IsText=*/false);
+  if (!Buffer)
+    return profileError(Path, Buffer.getError().message());
+  // The reader allocates what the file claims: check the claims first.
+  if (Error E = checkSampleProfileBounds(Path, **Buffer))
+    return E;
   LLVMContext Context;
   // The reader diagnoses what is corrupt through the context, which would
   // otherwise exit.
   ReaderDiagnostics Diags(Context);
   auto FS = vfs::getRealFileSystem();
   ErrorOr<std::unique_ptr<SampleProfileReader>> Reader =
-      SampleProfileReader::create(Path, Context, *FS);
+      SampleProfileReader::create(*Buffer, Context, *FS);
   // Its diagnostics start with the file's name, as Kiln's do.
   auto Diagnosed = [&] {
     StringRef Message = Diags.getFirstError();

@@ -132,6 +132,12 @@ kiln::OutputFile::create(StringRef Path, sys::fs::OpenFlags Flags) {
   return std::move(File);
 }
 
+StringRef kiln::OutputFile::pathToWrite() const {
+  if (Temp)
+    return Temp->TmpName;
+  return OS == &outs() ? StringRef("-") : StringRef(Path);
+}
+
 void kiln::OutputFile::discard() {
   // The temporary's descriptor belongs to Temp: only flush its stream.
   if (Owned && !Temp)

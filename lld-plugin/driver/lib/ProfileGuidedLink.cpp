@@ -13,6 +13,8 @@
 #include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Sources/Profile.h"
+#include "kiln/Sources/StaleProfile.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/OutputFile.h"
 
@@ -154,6 +156,7 @@ private:
                                            StringRef TraceStderr,
                                            const ScratchPaths &Scratch);
   Error checkCoverage(const OrderPlan &Plan);
+  void warnAboutStaleProfiles(StringRef TraceStdout, StringRef TraceStderr);
   Error checkOutputs(StringRef TraceStdout, StringRef TraceStderr);
   Expected<std::string> writeOrder(const OrderPlan &Plan,
                                    const LinkerInputs &Inputs,
@@ -348,6 +351,56 @@ Error ProfileGuidedLink::checkCoverage(const OrderPlan &Planned) {
   return Error::success();
 }
 
+// A profile older than the code still orders the functions by name, but
+// clang compiled the changed ones without their counts: say so, from what
+// the bitcode inputs record (kiln/Sources/StaleProfile.h). Archive members
+// and native objects carry no such record and are not read.
+void ProfileGuidedLink::warnAboutStaleProfiles(StringRef TraceStdout,
+                                               StringRef TraceStderr) {
+  std::vector<ProfileUseFunction> Compiled;
+  for (const TracedInput &In :
+       parseTracedInputs(TraceStdout, TraceStderr, Flavor)) {
+    if (!In.Member.empty() || !sys::fs::is_regular_file(In.Path))
+      continue;
+    Expected<InputKind> Kind = classifyLinkerInput(In.Path);
+    if (!Kind) {
+      consumeError(Kind.takeError());
+      continue;
+    }
+    if (*Kind != InputKind::Bitcode)
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        getInputFile(In.Path, /*IsText=*/false,
+                     /*RequiresNullTerminator=*/false);
+    if (!Buffer)
+      continue;
+    Expected<std::vector<ProfileUseFunction>> Functions =
+        readProfileUseFunctions(In.Path, **Buffer);
+    // lld linked it: what Kiln cannot read of it only leaves the check
+    // without that module.
+    if (!Functions) {
+      consumeError(Functions.takeError());
+      continue;
+    }
+    llvm::append_range(Compiled, *Functions);
+  }
+  if (Compiled.empty())
+    return;
+  for (const ScenarioSpec &S : Scenarios) {
+    Expected<LayoutProfile> Profile = readProfile(S.Path);
+    if (!Profile) {
+      consumeError(Profile.takeError());
+      continue;
+    }
+    if (Profile->Kind != ProfileKind::Instrumented)
+      continue;
+    std::string Warning =
+        describeStaleProfile(S.Path, findStaleFunctions(*Profile, Compiled));
+    if (!Warning.empty())
+      warn(Warning);
+  }
+}
+
 static OrderFileFormat getOrderFileFormat(LinkerFlavor Flavor) {
   switch (Flavor) {
   case LinkerFlavor::COFF:
@@ -466,6 +519,7 @@ int ProfileGuidedLink::run() {
     Scratch.keep(Diag);
   ScratchPaths Paths;
   Paths.Output = Scratch.file("preliminary.out");
+  Paths.SideOutputs = Scratch.file("preliminary");
   if (Flavor == LinkerFlavor::MachO) {
     Paths.LTOObjects = Scratch.file("lto-objects");
     sys::fs::create_directory(Paths.LTOObjects);
@@ -512,6 +566,7 @@ int ProfileGuidedLink::run() {
     return linkWithoutKiln(Planned.takeError());
   if (Error E = checkCoverage(*Planned))
     return linkWithoutKiln(std::move(E));
+  warnAboutStaleProfiles(TraceOut, TraceErr);
   Expected<std::string> OrderFile =
       writeOrder(*Planned, *Inputs, Scratch.file("order.txt"));
   if (!OrderFile)

@@ -108,6 +108,60 @@ std::string kiln::findOutputPath(ArrayRef<std::string> LinkerArgs,
   return Output;
 }
 
+/// The options of each flavor that name a file the link writes besides its
+/// output (with a value: `/map` alone names one next to the output, which
+/// is the scratch output already). Each linker takes the last of each.
+static constexpr StringLiteral GnuSideOutputs[] = {
+    "Map",
+    "why-extract",
+    "dependency-file",
+    "print-archive-stats",
+    "print-symbol-order",
+    "opt-remarks-filename",
+    "plugin-opt=opt-remarks-filename",
+    "reproduce",
+};
+static constexpr StringLiteral COFFSideOutputs[] = {"map", "lldmap", "implib",
+                                                    "pdb", "reproduce"};
+static constexpr StringLiteral MachOSideOutputs[] = {"-map",
+                                                     "-dependency_info"};
+
+/// \returns the side output options of \p LinkerArgs (see GnuSideOutputs),
+/// each once, in the order of the tables.
+static std::vector<StringRef>
+findSideOutputOptions(ArrayRef<std::string> LinkerArgs, LinkerFlavor Flavor) {
+  std::vector<StringRef> Found;
+  auto Note = [&](StringRef Name) {
+    if (!llvm::is_contained(Found, Name))
+      Found.push_back(Name);
+  };
+  for (size_t I = 1; I < LinkerArgs.size(); ++I) {
+    StringRef Arg = LinkerArgs[I];
+    switch (Flavor) {
+    case LinkerFlavor::COFF:
+      for (StringRef Name : COFFSideOutputs)
+        if (getCOFFValue(Arg, Name))
+          Note(Name);
+      break;
+    case LinkerFlavor::MachO:
+      for (StringRef Name : MachOSideOutputs)
+        if (Arg == Name && I + 1 < LinkerArgs.size())
+          Note(Name);
+      break;
+    case LinkerFlavor::ELF:
+    case LinkerFlavor::MinGW:
+    case LinkerFlavor::Unknown:
+      for (StringRef Name : GnuSideOutputs) {
+        size_t At = I;
+        if (getGnuValue(LinkerArgs, At, Name))
+          Note(Name);
+      }
+      break;
+    }
+  }
+  return Found;
+}
+
 std::vector<std::string>
 kiln::buildPreliminaryLinkArgs(ArrayRef<std::string> LinkerArgs,
                                LinkerFlavor Flavor,
@@ -136,6 +190,27 @@ kiln::buildPreliminaryLinkArgs(ArrayRef<std::string> LinkerArgs,
     if (!Scratch.LTOCache.empty())
       Args.push_back("--thinlto-cache-dir=" + Scratch.LTOCache);
     break;
+  }
+  if (Scratch.SideOutputs.empty())
+    return Args;
+  for (StringRef Name : findSideOutputOptions(LinkerArgs, Flavor)) {
+    // `plugin-opt=opt-remarks-filename` -> `<prefix>.opt-remarks-filename`.
+    StringRef Suffix =
+        Name.contains('=') ? Name.rsplit('=').second : Name.ltrim('-');
+    std::string Path = (Scratch.SideOutputs + "." + Suffix).str();
+    switch (Flavor) {
+    case LinkerFlavor::COFF:
+      Args.push_back(("/" + Name + ":" + Path).str());
+      break;
+    case LinkerFlavor::MachO:
+      Args.insert(Args.end(), {Name.str(), Path});
+      break;
+    case LinkerFlavor::ELF:
+    case LinkerFlavor::MinGW:
+    case LinkerFlavor::Unknown:
+      Args.push_back(("--" + Name + "=" + Path).str());
+      break;
+    }
   }
   return Args;
 }

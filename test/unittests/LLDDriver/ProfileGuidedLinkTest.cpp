@@ -207,6 +207,47 @@ TEST(ProfileGuidedLinkSteps, CommandLines) {
                   "/s/cache"));
 }
 
+TEST(ProfileGuidedLinkSteps, SideOutputsOfThePreliminaryLink) {
+  kiln::ScratchPaths Scratch{"/s/out", "/s/lto.o", "", "/s/p"};
+  // Every spelling the linker takes, each option once (the last wins), in
+  // the order of Kiln's table; options without a file are left alone.
+  std::vector<std::string> ELF = {"ld",
+                                  "-Map=a.map",
+                                  "--Map",
+                                  "b.map",
+                                  "--why-extract=w",
+                                  "-Mapx",
+                                  "--plugin-opt=opt-remarks-filename=r.yaml",
+                                  "--print-map"};
+  EXPECT_THAT(kiln::buildPreliminaryLinkArgs(ELF, LinkerFlavor::ELF, Scratch),
+              ElementsAre("ld", "-Map=a.map", "--Map", "b.map",
+                          "--why-extract=w", "-Mapx",
+                          "--plugin-opt=opt-remarks-filename=r.yaml",
+                          "--print-map", "-o", "/s/out", "--trace",
+                          "--lto-obj-path=/s/lto.o", "--Map=/s/p.Map",
+                          "--why-extract=/s/p.why-extract",
+                          "--plugin-opt=opt-remarks-filename=/s/p.opt-remarks-"
+                          "filename"));
+  std::vector<std::string> COFF = {"lld-link", "/map", "-implib:x.lib",
+                                   "/PDB:x.pdb"};
+  EXPECT_THAT(kiln::buildPreliminaryLinkArgs(COFF, LinkerFlavor::COFF, Scratch),
+              ElementsAre("lld-link", "/map", "-implib:x.lib", "/PDB:x.pdb",
+                          "/out:/s/out", "/verbose", "/lto-obj-path:/s/lto.o",
+                          "/implib:/s/p.implib", "/pdb:/s/p.pdb"));
+  std::vector<std::string> MachO = {"ld64", "-map", "m.map"};
+  EXPECT_THAT(
+      kiln::buildPreliminaryLinkArgs(MachO, LinkerFlavor::MachO, Scratch),
+      ElementsAre("ld64", "-map", "m.map", "-o", "/s/out", "-t",
+                  "-object_path_lto", "/s/lto.o", "-map", "/s/p.map"));
+  // Without a side-output prefix nothing is moved (the steps' callers that
+  // have no scratch directory).
+  kiln::ScratchPaths NoPrefix{"/s/out", "/s/lto.o", "", ""};
+  EXPECT_THAT(kiln::buildPreliminaryLinkArgs({"ld", "-Map=a.map"},
+                                             LinkerFlavor::ELF, NoPrefix),
+              ElementsAre("ld", "-Map=a.map", "-o", "/s/out", "--trace",
+                          "--lto-obj-path=/s/lto.o"));
+}
+
 TEST(ProfileGuidedLinkSteps, TracedInputs) {
   using kiln::TracedInput;
   std::vector<TracedInput> ELF = kiln::parseTracedInputs(

@@ -151,6 +151,37 @@ TEST(OutputFile, NoCommitLeavesThePreviousFile) {
   EXPECT_THAT(D.list(), testing::ElementsAre("out.txt"));
 }
 
+TEST(OutputFile, AWriterByNameWritesTheTemporary) {
+  ScratchDir D;
+  std::string Out = D.file("remarks.yaml");
+  writeFile(Out, "old");
+  {
+    // A writer that opens files by name (LLVM's remarks) and then fails:
+    // the output keeps its previous contents.
+    Expected<std::unique_ptr<kiln::OutputFile>> File =
+        kiln::OutputFile::create(Out);
+    ASSERT_THAT_EXPECTED(File, Succeeded());
+    EXPECT_NE((*File)->pathToWrite(), Out);
+    writeFile((*File)->pathToWrite(), "half of it");
+  }
+  EXPECT_EQ(readFile(Out), "old");
+  EXPECT_THAT(D.list(), testing::ElementsAre("remarks.yaml"));
+  Expected<std::unique_ptr<kiln::OutputFile>> File =
+      kiln::OutputFile::create(Out);
+  ASSERT_THAT_EXPECTED(File, Succeeded());
+  writeFile((*File)->pathToWrite(), "new");
+  EXPECT_EQ(readFile(Out), "old");
+  EXPECT_THAT_ERROR((*File)->commit(), Succeeded());
+  EXPECT_EQ(readFile(Out), "new");
+  EXPECT_THAT(D.list(), testing::ElementsAre("remarks.yaml"));
+  // Standard output is `-` to such a writer too.
+  Expected<std::unique_ptr<kiln::OutputFile>> Stdout =
+      kiln::OutputFile::create("-");
+  ASSERT_THAT_EXPECTED(Stdout, Succeeded());
+  EXPECT_EQ((*Stdout)->pathToWrite(), "-");
+  EXPECT_THAT_ERROR((*Stdout)->commit(), Succeeded());
+}
+
 TEST(OutputFile, MissingDirectoryIsAnError) {
   ScratchDir D;
   std::string Out = D.file("no/such/dir/out.txt");

@@ -78,6 +78,11 @@ public:
   /// The stream to write to (until commit()).
   llvm::raw_ostream &os() { return *OS; }
 
+  /// The path a writer that opens files by name (LLVM's remarks output)
+  /// writes instead of os(): the temporary, or the output itself when it is
+  /// written in place (`-`, a device). commit() then renames what it wrote.
+  llvm::StringRef pathToWrite() const;
+
   /// Flushes, checks that every byte was written and renames the temporary
   /// into place. \returns `<Path>: <reason>` if any of it failed; the
   /// temporary is then gone and the previous file intact.

@@ -41,6 +41,9 @@ struct ScratchPaths {
   std::string Output;     ///< The preliminary link's output.
   std::string LTOObjects; ///< File (ELF, COFF) or directory (Mach-O).
   std::string LTOCache;   ///< ThinLTO cache, if the user named none.
+  /// Where the preliminary link writes the side outputs the user asked of
+  /// the link (`<prefix>.<option>`); empty: where the user named them.
+  std::string SideOutputs;
 };
 
 /// Where a ThinLTO cache directory option of the link puts its value.
@@ -69,8 +72,11 @@ std::string findOutputPath(llvm::ArrayRef<std::string> LinkerArgs,
                            LinkerFlavor Flavor);
 
 /// \returns \p LinkerArgs for the preliminary link: output into
-/// \p Scratch.Output, the inputs listed, the LTO objects kept, and the
-/// scratch ThinLTO cache if \p Scratch.LTOCache is set.
+/// \p Scratch.Output, the inputs listed, the LTO objects kept, the
+/// scratch ThinLTO cache if \p Scratch.LTOCache is set, and each side output
+/// the user named (a map, remarks, a dependency file, a reproducer, an
+/// import library) moved under \p Scratch.SideOutputs, so that only the
+/// final link writes the user's files.
 std::vector<std::string>
 buildPreliminaryLinkArgs(llvm::ArrayRef<std::string> LinkerArgs,
                          LinkerFlavor Flavor, const ScratchPaths &Scratch);
