@@ -43,8 +43,9 @@ default plus a transform optimize leaves off, added to the link as a user
 would: -Wl,-mllvm,-kiln-...).
 
 --stale-revision N (sample only) measures a stale profile: the flow trains on
-revision 0 of the sample (generate.py --revision) and optimizes revision N
-with that workspace; the same revision N is also built with a fresh training
+revision 0 of the sample (generate.py --revision; with --stale-diverges, a
+revision whose edits change what the program computes, so it runs other
+paths) and optimizes revision N with that workspace; the same revision N is also built with a fresh training
 and with stock PGO from each profile, and the table says which share of the
 fresh profile's startup-page saving the stale one keeps.
 
@@ -151,8 +152,9 @@ def write_makefile(app: Path, exe: str, sources: list[str], cflags: list[str],
 
 def sample_program(work: Path, args, revision: int = 0) -> Program:
     src = work / ("app" if revision == 0 else "app-r%d" % revision)
+    diverges = ["--revision-diverges"] if revision and args.stale_diverges else []
     run([sys.executable, str(BENCH_DIR / "sample-app" / "generate.py"), "--out", str(src),
-         "--revision", str(revision)] + SAMPLE_SIZES[args.sample_size], work,
+         "--revision", str(revision)] + diverges + SAMPLE_SIZES[args.sample_size], work,
         work / "logs" / ("generate-r%d.log" % revision))
     sources = [l.strip() for l in (src / "sources.txt").read_text().splitlines()
                if l.strip() and not l.startswith("#")]
@@ -397,6 +399,9 @@ def main(argv=None) -> int:
     ap.add_argument("--stale-revision", type=int, default=0, metavar="N",
                     help="sample only: also optimize revision N of the sample with the "
                          "training of revision 0, against a fresh training")
+    ap.add_argument("--stale-diverges", action="store_true",
+                    help="with --stale-revision: the revision's edits change computed "
+                         "values, so it runs other paths than the training saw")
     ap.add_argument("--overhead-rounds", type=int, default=0,
                     help="also measure the flow's own cost: N interleaved pairs of "
                          "instrumented builds with and without kiln pgo")

@@ -46,6 +46,11 @@ Model, in short (see README.md for the why):
   shape, so a profile of revision 0 no longer matches them) and a smaller
   share are renamed (the profile's name for them is gone; the new name is
   unknown to it).  Each revision includes the edits of the ones before it.
+  The new branches write a volatile sink and change no result, so the
+  program runs the paths revision 0 runs and prints what it prints; with
+  ``--revision-diverges`` they change the value being computed instead, so
+  later data-dependent branches (the rare conditions guarding cold code)
+  go other ways than in revision 0.
 * Bodies compute over runtime data (an argv-derived seed, a context buffer,
   string tables) with unsigned arithmetic only, so -O2 keeps them and the
   output is the same, byte for byte, under every build configuration.
@@ -334,11 +339,12 @@ class FnTable:
 class Generator:
     """Builds the program model from the arguments, then renders it."""
 
-    def __init__(self, seed, nfuncs, ntus, revision=0):
+    def __init__(self, seed, nfuncs, ntus, revision=0, revision_diverges=False):
         self.seed = seed
         self.nfuncs = nfuncs
         self.ntus = ntus
         self.revision = revision
+        self.revision_diverges = revision_diverges
         self.edited = set()   # fids whose body gains a revision branch
         self.rng = random.Random(seed)
         self.modules = []
@@ -402,6 +408,12 @@ class Generator:
         if f.fid not in self.edited:
             return []
         k = (f.fid * 0x9E3779B97F4A7C15 + self.revision) & 0xFFFFFFFFFFFFFFFF
+        if not self.revision_diverges:
+            # A new control-flow shape, the same results: the program runs
+            # the paths revision 0 runs.
+            return ["if ((h & 0xffu) == %du) {" % (k & 0xff),
+                    "  ks_revision_sink += h ^ %s;" % hex64(k | 1),
+                    "}"]
         return ["if ((h & 0xffu) == %du) {" % (k & 0xff),
                 "  h = ks_mix(h, %s);" % hex64(k | 1),
                 "  h ^= h >> %d;" % (13 + k % 17),
@@ -1817,6 +1829,14 @@ class Generator:
 
     def _render_runtime_h(self):
         """ks_runtime.h: context, helpers, runtime declarations."""
+        lines = self._runtime_h_text()
+        if self.revision and not self.revision_diverges:
+            at = lines.index("#define KS_BUF_WORDS 256u") + 1
+            lines[at:at] = ["", "/* Written by the revision edits' branches, never read. */",
+                            "extern volatile uint64_t ks_revision_sink;"]
+        return lines
+
+    def _runtime_h_text(self):
         return banner(self.seed, "c") + r"""
 /* Runtime support shared by every kiln-sample translation unit. */
 
@@ -1897,6 +1917,13 @@ void ks_print_usage(int to_stderr);
 
     def _render_runtime_c(self):
         """ks_runtime.c: hashing, context, errors, usage."""
+        lines = self._runtime_c_text()
+        if self.revision and not self.revision_diverges:
+            at = lines.index("uint32_t ks_features;") + 1
+            lines[at:at] = ["", "volatile uint64_t ks_revision_sink;"]
+        return lines
+
+    def _runtime_c_text(self):
         return banner(self.seed, "c") + r"""
 /* Runtime support of kiln-sample (C). */
 
@@ -2540,6 +2567,9 @@ def parse_args(argv):
     p.add_argument("--tus", type=int, default=48, metavar="N",
                    help="number of translation units, including main.cpp and "
                         "ks_runtime.c (default 48)")
+    p.add_argument("--revision-diverges", action="store_true",
+                   help="with --revision: the edits change computed values, so the "
+                        "program runs other paths than revision 0")
     p.add_argument("--revision", type=int, default=0, metavar="N",
                    help="write release N of the program: revision 0 plus N rounds "
                         "of edits (new branches, renamed functions), for stale-"
@@ -2560,7 +2590,8 @@ def main(argv=None):
     """Entry point."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     start = time.monotonic()
-    gen = Generator(args.seed, args.functions, args.tus, args.revision)
+    gen = Generator(args.seed, args.functions, args.tus, args.revision,
+                    args.revision_diverges)
     gen.build()
     gen.render()
     prepare_outdir(args.out)
