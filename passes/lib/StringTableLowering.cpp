@@ -33,10 +33,14 @@
 ///     new = new_table + (old - table) / OldStride * NewStride
 ///   rewrites each understood address: it is affine and increasing, so it
 ///   preserves the entry a load reads, equality and unsigned order of
-///   element-aligned pointers.
+///   element-aligned pointers. Null maps to null. Pointers into the table
+///   that module-local functions receive or return keep their type: the
+///   call sites and returns pass the new-table pointer instead, so no
+///   signature changes (the proof is in StringTableAnalysis.cpp).
 ///
-///   Any use that is not understood (a call, a store, a return, a ptrtoint,
-///   a comparison with a foreign pointer, a volatile load, ...) makes the
+///   Any use that is not understood (a call of a function whose callers are
+///   not all known, a store, a ptrtoint, a comparison with a foreign
+///   pointer, a volatile load, ...) makes the
 ///   pass leave the table alone and emit one missed remark naming the reason.
 ///
 /// USAGE
@@ -55,11 +59,14 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -101,6 +108,7 @@ private:
                      Instruction *InsertBefore);
   Value *mapAddress(Value *Old, uint64_t NewInElement, Instruction *User);
   Value *getStringPointer(uint64_t Element, unsigned Field);
+  void rewriteCallEdges();
   Value *rewriteLoad(const TableLoad &TL);
 
   TableInfo &T;
@@ -120,7 +128,9 @@ private:
   SmallVector<uint64_t, 4> NewFieldOffset;
   GlobalVariable *Chars = nullptr;
   GlobalVariable *NewTable = nullptr;
-  DenseMap<Value *, Instruction *> NewAnchors;
+  /// The replacement of each anchor: a new phi or select, or the argument
+  /// or call itself.
+  DenseMap<Value *, Value *> NewAnchors;
   /// Addresses already emitted for an old GEP and an in-element offset.
   DenseMap<std::pair<Value *, uint64_t>, Value *> Mapped;
   /// Column of each string field in EntryOffsets.
@@ -293,12 +303,30 @@ Value *TableRewriter::materialize(const TableAddress &A, uint64_t NewInElement,
 // GEP, which dominates every user of it, or else at \p User.
 Value *TableRewriter::mapAddress(Value *Old, uint64_t NewInElement,
                                  Instruction *User) {
+  if (isa<ConstantPointerNull>(Old)) {
+    assert(NewInElement == 0 && "null is only ever an anchor's operand");
+    return Old;
+  }
   auto *OldGEP = dyn_cast<GetElementPtrInst>(Old);
   if (!OldGEP)
     return materialize(T.Addresses[Old], NewInElement, User);
-  Value *&New = Mapped[{Old, NewInElement}];
-  if (!New)
-    New = materialize(T.Addresses[Old], NewInElement, OldGEP);
+  if (Value *New = Mapped.lookup({Old, NewInElement}))
+    return New;
+  const TableAddress &A = T.Addresses[Old];
+  Value *New;
+  if (NewInElement && !A.Variables.empty()) {
+    // A field of a variable element: one element address serves the
+    // element itself (a call argument, a return) and each of its fields.
+    Value *Element = mapAddress(Old, 0, User);
+    IRBuilder<> Builder(OldGEP);
+    New = Builder.CreateGEP(
+        Type::getInt8Ty(Ctx), Element,
+        ConstantInt::get(DL.getIndexType(NewTable->getType()), NewInElement),
+        "", A.InBounds ? GEPNoWrapFlags::inBounds() : GEPNoWrapFlags::none());
+  } else {
+    New = materialize(A, NewInElement, OldGEP);
+  }
+  Mapped[{Old, NewInElement}] = New;
   return New;
 }
 
@@ -310,6 +338,42 @@ Value *TableRewriter::getStringPointer(uint64_t Element, unsigned Field) {
   return ConstantExpr::getInBoundsGetElementPtr(
       Type::getInt8Ty(Ctx), Chars,
       ConstantInt::get(Type::getInt64Ty(Ctx), Offset));
+}
+
+// The attributes that describe the pointee of an old element address.
+static AttributeMask getElementAttributes() {
+  AttributeMask Mask;
+  Mask.addAttribute(Attribute::Dereferenceable);
+  Mask.addAttribute(Attribute::DereferenceableOrNull);
+  Mask.addAttribute(Attribute::Alignment);
+  Mask.addAttribute(Attribute::NoAlias);
+  return Mask;
+}
+
+// Passes new-table pointers along the call edges the analysis followed:
+// the actual arguments of the functions that receive derived pointers, and
+// the return values of those that return them.
+void TableRewriter::rewriteCallEdges() {
+  AttributeMask Stale = getElementAttributes();
+  for (Argument *Arg : T.Arguments) {
+    Function &F = *Arg->getParent();
+    unsigned ArgNo = Arg->getArgNo();
+    F.removeParamAttrs(ArgNo, Stale);
+    for (User *Caller : F.users()) {
+      auto *Call = cast<CallBase>(Caller);
+      Call->setArgOperand(
+          ArgNo, mapAddress(Call->getArgOperand(ArgNo), 0, Call));
+      Call->removeParamAttrs(ArgNo, Stale);
+    }
+  }
+  for (Function *F : T.Returning) {
+    F->removeRetAttrs(Stale);
+    for (Instruction &I : instructions(*F))
+      if (auto *Ret = dyn_cast<ReturnInst>(&I))
+        Ret->setOperand(0, mapAddress(Ret->getReturnValue(), 0, Ret));
+  }
+  for (CallBase *Call : T.Calls)
+    Call->removeRetAttrs(Stale);
 }
 
 // Emits the replacement of a load; the old load stays until every address
@@ -374,8 +438,13 @@ uint64_t TableRewriter::run() {
     New->setDebugLoc(Anchor->getDebugLoc());
     NewAnchors[Anchor] = New;
   }
+  // Arguments and calls stay; they will carry new-table pointers.
+  for (Argument *Arg : T.Arguments)
+    NewAnchors[Arg] = Arg;
+  for (CallBase *Call : T.Calls)
+    NewAnchors[Call] = Call;
   for (Instruction *Anchor : T.Anchors) {
-    Instruction *New = NewAnchors[Anchor];
+    auto *New = cast<Instruction>(NewAnchors[Anchor]);
     if (auto *Phi = dyn_cast<PHINode>(Anchor)) {
       auto *NewPhi = cast<PHINode>(New);
       for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
@@ -392,6 +461,7 @@ uint64_t TableRewriter::run() {
     New->setOperand(1, mapAddress(Anchor->getOperand(1), 0, New));
     New->setOperand(2, mapAddress(Anchor->getOperand(2), 0, New));
   }
+  rewriteCallEdges();
 
   SmallVector<std::pair<Instruction *, Value *>, 16> Replacements;
   for (const TableLoad &TL : T.Loads)
@@ -410,10 +480,11 @@ uint64_t TableRewriter::run() {
     Old->eraseFromParent();
   }
 
-  // The old address computations now only feed each other.
+  // The old address computations now only feed each other; the calls that
+  // were anchors stay.
   SmallVector<Instruction *, 16> Dead;
   for (auto &[V, Address] : T.Addresses)
-    if (auto *I = dyn_cast<Instruction>(V))
+    if (auto *I = dyn_cast<Instruction>(V); I && !isa<CallBase>(I))
       Dead.push_back(I);
   for (Instruction *I : Dead)
     I->replaceAllUsesWith(PoisonValue::get(I->getType()));
@@ -438,7 +509,8 @@ static bool lowerTable(GlobalVariable &GV,
   if (!FirstUser)
     return false;
 
-  auto Refuse = [&](Refusal R, const Instruction *At) {
+  auto Refuse = [&](Refusal R, const Instruction *At,
+                    const Function *Through = nullptr) {
     ++NumTablesRefused;
     LLVM_DEBUG(dbgs() << "kiln-strtab: " << GV.getName()
                       << " refused: " << getRemarkName(R) << '\n');
@@ -448,9 +520,12 @@ static bool lowerTable(GlobalVariable &GV,
         FAM.getResult<OptimizationRemarkEmitterAnalysis>(
             *const_cast<Function *>(At->getFunction()));
     ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, getRemarkName(R), At)
-             << "string table " << ore::NV("Table", GV.getName())
+      OptimizationRemarkMissed Remark(DEBUG_TYPE, getRemarkName(R), At);
+      Remark << "string table " << ore::NV("Table", GV.getName())
              << " not lowered: " << ore::NV("Reason", getRefusalText(R));
+      if (Through)
+        Remark << " (" << ore::NV("Function", Through->getName()) << ")";
+      return Remark;
     });
     return false;
   };
@@ -462,7 +537,7 @@ static bool lowerTable(GlobalVariable &GV,
                                          : Refusal::NotAllStrings,
                   nullptr);
   if (std::optional<Verdict> V = analyzeUses(T, DL))
-    return Refuse(V->Reason, V->At);
+    return Refuse(V->Reason, V->At, V->Through);
 
   // The blob holds each distinct string object once; entries point into it.
   // Objects keep their alignment: a `static const char name[]` of 16 bytes
