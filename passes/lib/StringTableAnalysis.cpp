@@ -357,6 +357,9 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
 }
 
 const Instruction *kiln::strtab::findFirstInstructionUser(const Value *V) {
+  // Through constants and the globals whose initializers hold them: a table
+  // whose address is only in another table (a switch table of element
+  // addresses) is still read by code, and its refusal must be reported.
   SmallVector<const Value *, 8> Worklist = {V};
   SmallPtrSet<const Value *, 8> Visited;
   while (!Worklist.empty()) {
@@ -364,7 +367,9 @@ const Instruction *kiln::strtab::findFirstInstructionUser(const Value *V) {
     for (const User *U : Current->users()) {
       if (const auto *I = dyn_cast<Instruction>(U))
         return I;
-      if (isa<ConstantExpr>(U) && Visited.insert(U).second)
+      if ((isa<ConstantExpr>(U) || isa<ConstantAggregate>(U) ||
+           isa<GlobalVariable>(U)) &&
+          Visited.insert(U).second)
         Worklist.push_back(U);
     }
   }

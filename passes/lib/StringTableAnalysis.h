@@ -186,7 +186,8 @@ std::string getStringBytes(const llvm::GlobalVariable &GV);
 std::optional<bool> describeElements(TableInfo &T, const llvm::DataLayout &DL);
 
 /// \returns the first instruction found using \p V, directly or through
-/// constant expressions; remarks about a table as a whole are attached to it.
+/// constants and the initializers of other globals; remarks about a table as
+/// a whole are attached to it.
 const llvm::Instruction *findFirstInstructionUser(const llvm::Value *V);
 
 /// \returns the refusal that applies to the table \p GV as a whole (linkage,
