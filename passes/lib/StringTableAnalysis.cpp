@@ -702,8 +702,7 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
       if (isa<ConstantPointerNull>(V))
         continue;
       auto *It = T.Addresses.find(V);
-      if (It != T.Addresses.end() &&
-          isElementAligned(It->second, T.Stride, DL))
+      if (It != T.Addresses.end() && isElementAligned(It->second, T.Stride, DL))
         continue;
       if (isa<PHINode>(Anchor) || isa<SelectInst>(Anchor))
         return Verdict{Refusal::UnknownUse, cast<Instruction>(Anchor)};

@@ -96,8 +96,8 @@ public:
   TableRewriter(TableInfo &T, const StringBlob &Blob, GlobalVariable *&Chars,
                 ArrayRef<uint64_t> EntryOffsets, unsigned OffsetBits)
       : T(T), Blob(Blob), SharedChars(Chars), EntryOffsets(EntryOffsets),
-        OffsetBits(OffsetBits), M(*T.Table->getParent()),
-        DL(M.getDataLayout()), Ctx(M.getContext()) {}
+        OffsetBits(OffsetBits), M(*T.Table->getParent()), DL(M.getDataLayout()),
+        Ctx(M.getContext()) {}
 
   /// \returns the bytes of the new table.
   uint64_t run();
@@ -368,8 +368,8 @@ void TableRewriter::rewriteCallEdges() {
     F.removeParamAttrs(ArgNo, Stale);
     for (User *Caller : F.users()) {
       auto *Call = cast<CallBase>(Caller);
-      Call->setArgOperand(
-          ArgNo, mapAddress(Call->getArgOperand(ArgNo), 0, Call));
+      Call->setArgOperand(ArgNo,
+                          mapAddress(Call->getArgOperand(ArgNo), 0, Call));
       Call->removeParamAttrs(ArgNo, Stale);
     }
   }
@@ -570,23 +570,21 @@ static StringBlob buildBlob(ArrayRef<GlobalVariable *> Objects,
   SmallVector<uint64_t, 16> Alignments;
   for (GlobalVariable *String : Objects) {
     Bytes.push_back(getStringBytes(*String));
-    Alignments.push_back(
-        DL.getValueOrABITypeAlignment(String->getAlign(),
-                                      String->getValueType())
-            .value());
+    Alignments.push_back(DL.getValueOrABITypeAlignment(String->getAlign(),
+                                                       String->getValueType())
+                             .value());
   }
   SmallVector<StringRef, 16> Refs(Bytes.begin(), Bytes.end());
   return kiln::buildStringBlob(Refs, Alignments);
 }
 
 // \returns the largest entry offset of \p Member in the blob of \p Group.
-static uint64_t getMaxOffset(const BlobMember &Member,
-                             const BlobGroup &Group) {
+static uint64_t getMaxOffset(const BlobMember &Member, const BlobGroup &Group) {
   uint64_t Max = 0;
   for (const StringTarget &Entry : Member.Entries)
-    Max = std::max(Max, Group.Blob.Offsets[Group.ObjectIndex.lookup(
-                            Entry.String)] +
-                            Entry.Offset);
+    Max = std::max(Max,
+                   Group.Blob.Offsets[Group.ObjectIndex.lookup(Entry.String)] +
+                       Entry.Offset);
   return Max;
 }
 
@@ -604,8 +602,7 @@ static bool tryAddToGroup(BlobGroup &Group, const BlobMember &Member,
   Merged.Blob = buildBlob(Merged.Objects, DL);
   Merged.Members.push_back(Member);
   for (const BlobMember &M : Merged.Members)
-    if (kiln::getOffsetBitWidth(getMaxOffset(M, Merged), M.HasNull) >
-        M.OwnBits)
+    if (kiln::getOffsetBitWidth(getMaxOffset(M, Merged), M.HasNull) > M.OwnBits)
       return false;
   Group = std::move(Merged);
   return true;

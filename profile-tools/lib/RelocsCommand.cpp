@@ -181,8 +181,7 @@ static void printObjectTable(StringRef Title, const RelocsReport &R,
        << format_decimal(C[unsigned(PointerClass::Data)], 7) << "  "
        << format_decimal(C[unsigned(PointerClass::Other)], 7) << "  "
        << left_justify(O->Section, SectionWidth) << "  "
-       << left_justify(getVerdict(*O, R), VerdictWidth)
-       << "  " << Name << '\n';
+       << left_justify(getVerdict(*O, R), VerdictWidth) << "  " << Name << '\n';
   }
 }
 

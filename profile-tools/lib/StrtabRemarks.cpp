@@ -33,8 +33,9 @@ static auto getKey(const StrtabRefusal &R) {
 }
 
 ArrayRef<StrtabRefusal> StrtabDecisions::getRefusals(StringRef Table) const {
-  auto Begin = llvm::partition_point(
-      Refused, [&](const StrtabRefusal &R) { return StringRef(R.Table) < Table; });
+  auto Begin = llvm::partition_point(Refused, [&](const StrtabRefusal &R) {
+    return StringRef(R.Table) < Table;
+  });
   auto End = std::find_if(Begin, Refused.end(), [&](const StrtabRefusal &R) {
     return R.Table != Table;
   });
@@ -108,11 +109,11 @@ Expected<StrtabDecisions> kiln::readStrtabRemarks(ArrayRef<std::string> Paths) {
   llvm::sort(D.Refused, [](const StrtabRefusal &A, const StrtabRefusal &B) {
     return getKey(A) < getKey(B);
   });
-  D.Refused.erase(llvm::unique(D.Refused,
-                               [](const StrtabRefusal &A,
-                                  const StrtabRefusal &B) {
-                                 return getKey(A) == getKey(B);
-                               }),
-                  D.Refused.end());
+  D.Refused.erase(
+      llvm::unique(D.Refused,
+                   [](const StrtabRefusal &A, const StrtabRefusal &B) {
+                     return getKey(A) == getKey(B);
+                   }),
+      D.Refused.end());
   return D;
 }
