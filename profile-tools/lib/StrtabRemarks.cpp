@@ -61,6 +61,9 @@ static Error readFile(StringRef Path, StrtabDecisions &D) {
   if (!Buffer)
     return makeToolError("cannot read remarks: " + Buffer.getError().message(),
                          Path);
+  // A compile whose pipeline emitted no remark writes an empty file.
+  if ((*Buffer)->getBuffer().trim().empty())
+    return Error::success();
   Expected<std::unique_ptr<remarks::RemarkParser>> Parser =
       remarks::createRemarkParserFromMeta(remarks::Format::YAML,
                                           (*Buffer)->getBuffer());
