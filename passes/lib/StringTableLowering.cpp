@@ -12,8 +12,9 @@
 ///   dynamic relocation (R_X86_64_RELATIVE) and 8 bytes. For a table whose
 ///   pointers all point to constant strings, this pass writes the strings
 ///   into one private character blob (duplicates and suffixes share bytes,
-///   see StringBlob.h) and replaces the table by one of the narrowest integer
-///   offsets that fit (i8, i16 or i32), so
+///   see StringBlob.h; the tables of a module share a blob while no table
+///   needs wider offsets for it) and replaces the table by one of the
+///   narrowest integer offsets that fit (i8, i16 or i32), so
 ///     %p = getelementptr ptr, ptr @errors, i64 %i
 ///     %s = load ptr, ptr %p
 ///   becomes
