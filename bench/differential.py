@@ -10,7 +10,8 @@ tables, keyword tables walked by pointer, function-pointer tables, virtual
 dispatch, hot, cold and never-run paths), and bench/eh_program.py a C++
 program that throws and catches across translation units (by type, by base,
 rethrowing; destructors counted during unwinding; string and option tables
-on the way). Their output is checksums of everything they compute. The
+on the way, and keyword tables searched by static functions that return
+the element found). Their output is checksums of everything they compute. The
 reference is each program's -O0 build. It is trained once (an instrumented -O2 build
 with -ftemporal-profile, its startup and steady runs), then built at each
 optimization level (-O1, -O2, -O3, -Os) x each LTO mode (none, thin, full)

@@ -7,7 +7,10 @@ The sample application (bench/sample-app) throws no exception; this writes
 the shape it lacks: functions in several translation units that throw on
 data conditions from hot and cold paths, catch at other depths (by type, by
 base class, rethrowing), destructors that run during unwinding and count
-themselves, string tables and option-struct tables read on the way, and
+themselves, string tables and option-struct tables read on the way, a
+sorted keyword table per translation unit searched by a static function
+that returns the element found or null (the callers test for null and pass
+the element to another static function that reads its fields), and
 noexcept boundaries that are never crossed by a throw. The program prints a
 checksum of everything it computed, the exceptions it caught by type and the
 destructors that ran; the output depends only on the seed and the workload.
@@ -59,6 +62,42 @@ uint64_t hashStr(const char *S);
 """
 
 
+def keyword_search(rng: random.Random, words: list[str]) -> str:
+    """A sorted table of structs searched by name by a static function
+    returning a pointer to the element (or null), and a static function
+    reading the element's fields through that pointer: the shape kiln-strtab
+    follows through module-local functions."""
+    keywords = sorted(rng.sample(words, 10))
+    entries = ",\n".join('    {"%s", %d, "%s"}' % (w, rng.randrange(1000), rng.choice(words))
+                         for w in keywords)
+    return """namespace {
+struct Keyword { const char *Name; uint32_t Token; const char *Help; };
+} // namespace
+static const Keyword Keywords[] = {
+%s,
+};
+__attribute__((noinline)) static const Keyword *findKeyword(const char *Name) {
+  size_t Lo = 0, Hi = sizeof(Keywords) / sizeof(Keywords[0]);
+  while (Lo < Hi) {
+    size_t Mid = Lo + (Hi - Lo) / 2;
+    int C = std::strcmp(Name, Keywords[Mid].Name);
+    if (C == 0)
+      return &Keywords[Mid];
+    if (C < 0)
+      Hi = Mid;
+    else
+      Lo = Mid + 1;
+  }
+  return nullptr;
+}
+__attribute__((noinline)) static uint64_t keywordCode(const Keyword *K) {
+  if (!K)
+    return 7;
+  return mix(K->Token, hashStr(K->Help)) ^ (K == &Keywords[0]);
+}
+""" % entries
+
+
 def generate(out: Path, seed: int, functions: int, tus: int) -> None:
     rng = random.Random(seed)
     src = out / "src"
@@ -78,6 +117,8 @@ def generate(out: Path, seed: int, functions: int, tus: int) -> None:
         kind = rng.choice(["throw_parse", "throw_range", "catch_base", "catch_rethrow",
                            "plain", "plain"])
         threshold = rng.randrange(3, 17)
+        keyword_probe = ("  H = mix(H, keywordCode(findKeyword(Names_%s[(X >> 2) %% 4])));"
+                         % n)
         lines = ["static const char *const Names_%s[] = {%s};" % (
                      n, ", ".join('"%s"' % w for w in table)),
                  "struct Opt_%s { const char *Name; uint32_t Code; };" % n,
@@ -86,7 +127,8 @@ def generate(out: Path, seed: int, functions: int, tus: int) -> None:
                  "uint64_t %s(uint64_t X, uint64_t &Sum) {" % n,
                  "  Guard G(Sum, %d);" % (i + 1),
                  "  uint64_t H = mix(X, hashStr(Names_%s[X %% 4]));" % n,
-                 "  H = mix(H, Opts_%s[X & 1].Code + hashStr(Opts_%s[X & 1].Name));" % (n, n)]
+                 "  H = mix(H, Opts_%s[X & 1].Code + hashStr(Opts_%s[X & 1].Name));" % (n, n),
+                 keyword_probe]
         if kind == "throw_parse":
             lines.append("  if ((H %% %d) == 0) throw ParseError(\"parse %s\", H);" % (threshold, n))
         elif kind == "throw_range":
@@ -108,8 +150,9 @@ def generate(out: Path, seed: int, functions: int, tus: int) -> None:
     sources = []
     for t, fns in bodies.items():
         name = "src/tu%d.cpp" % t
-        (out / name).write_text('#include "eh.h"\nnamespace eh {\n%s\n} // namespace eh\n'
-                                % "\n\n".join(fns))
+        (out / name).write_text('#include "eh.h"\n#include <cstring>\nnamespace eh {\n%s\n%s\n'
+                                '} // namespace eh\n'
+                                % (keyword_search(rng, words), "\n\n".join(fns)))
         sources.append(name)
     roots = rng.sample(names[: max(1, functions // 3)], min(8, max(1, functions // 3)))
     main = """#include "eh.h"

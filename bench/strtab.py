@@ -461,6 +461,16 @@ class Bench:
                     prog.name, cfg.name, artifact, proc.stdout.strip()))
         return outs
 
+    def remark_files(self, cfg: Config, cdir: Path, objs: list[Path]) -> list[Path]:
+        """The YAML remark files of one build: the compiles' (not for full
+        LTO, whose compile-time pipeline does not run the pass) and the
+        link's."""
+        files = []
+        if cfg.lto != "full":
+            files += [p for p in (Path(str(o) + ".opt.yaml") for o in objs) if p.is_file()]
+        files += sorted(cdir.glob("link-remarks.yaml*"))
+        return files
+
     def remarks(self, cfg: Config, cdir: Path, objs: list[Path]) -> dict:
         """kiln-strtab remarks of the last pipeline that ran the pass: the
         link (full LTO, ThinLTO backends) or the compile (-O2). For ThinLTO
@@ -468,14 +478,10 @@ class Bench:
         if not cfg.strtab:
             return summarize_remarks([])
         compile_r: list[dict] = []
-        if cfg.lto != "full":
-            for o in objs:
-                p = Path(str(o) + ".opt.yaml")
-                if p.is_file():
-                    compile_r += parse_remarks(p.read_text(errors="replace"))
         link_r: list[dict] = []
-        for p in sorted(cdir.glob("link-remarks.yaml*")):
-            link_r += parse_remarks(p.read_text(errors="replace"))
+        for p in self.remark_files(cfg, cdir, objs):
+            target = link_r if p.name.startswith("link-remarks.yaml") else compile_r
+            target += parse_remarks(p.read_text(errors="replace"))
         if cfg.lto == "":
             return summarize_remarks(compile_r)
         s = summarize_remarks(link_r)
@@ -496,12 +502,18 @@ class Bench:
         relocs = count_relocs(run_cmd(
             [self.readelf, "-rW", str(artifact)], cdir / "logs" / "relocs.log",
             "llvm-readelf -r").stdout.decode())
+        # The pass's own record, so that the audit names the tables it
+        # refused instead of calling them candidates.
+        remark_files = [str(p) for p in self.remark_files(cfg, cdir, objs)]
         audit = json.loads(run_cmd(
-            [str(self.kiln), "relocs", "--json", "--top=0", str(artifact)],
+            [str(self.kiln), "relocs", "--json", "--top=0"]
+            + ["--remarks=%s" % p for p in remark_files] + [str(artifact)],
             cdir / "logs" / "kiln-relocs.log", "kiln relocs").stdout.decode())
         (cdir / "kiln-relocs.json").write_text(json.dumps(audit, indent=1) + "\n")
         objects = audit.get("largest_objects") or []
-        removable = [o for o in objects if o.get("verdict") == "removable by kiln-strtab"]
+        removable = [o for o in objects if (o.get("verdict") or "").startswith("candidate:")]
+        refused = [o for o in objects
+                   if (o.get("verdict") or "").startswith("refused by kiln-strtab")]
         m = {}
         m.update(reloc_figures(relocs))
         m.update(section_figures(sizes))
@@ -512,6 +524,8 @@ class Bench:
         m["removable_objects"] = len(removable)
         m["removable_relocs"] = sum(o.get("string", 0) for o in removable)
         m["removable_names"] = sorted(o["name"] for o in removable)
+        m["refused_objects"] = len(refused)
+        m["refused_relocs"] = sum(o.get("string", 0) for o in refused)
         m["remarks"] = self.remarks(cfg, cdir, objs)
         m["sections"] = sizes
         m["relocations"] = relocs
@@ -583,9 +597,11 @@ def program_notes(rows: list[dict]) -> list[str]:
         if r["status"] != "ok":
             continue
         m = r["metrics"]
-        line = "%s: string relocs by kiln relocs %s; objects still 'removable by kiln-strtab': " \
-               "%d (%d relocs)" % (r["config"], json.dumps(m["by_class"], sort_keys=False),
-                                   m["removable_objects"], m["removable_relocs"])
+        line = "%s: string relocs by kiln relocs %s; candidates for kiln-strtab: " \
+               "%d (%d relocs); refused by kiln-strtab (its remarks): %d (%d relocs)" % (
+                   r["config"], json.dumps(m["by_class"], sort_keys=False),
+                   m["removable_objects"], m["removable_relocs"],
+                   m.get("refused_objects", 0), m.get("refused_relocs", 0))
         if m["removable_names"]:
             line += " [%s]" % ", ".join(m["removable_names"][:12])
         notes.append(line)

@@ -17,7 +17,7 @@
 /// Full-LTO pre-link is skipped: its module is optimized again after the
 /// merge, so work done there would be repeated or undone.
 ///
-/// `kiln-strtab` (-kiln-strtab) must run before LLVM's
+/// `kiln-strtab` (on unless -kiln-strtab=false) must run before LLVM's
 /// RelLookupTableConverter sees the tables. OptimizerLast comes before it in
 /// buildModuleOptimizationPipeline (and after the late SimplifyCFG that turns
 /// switches into lookup tables, so those are lowered too). In LLVM 22's full
@@ -82,11 +82,16 @@ static cl::opt<bool> OrderFunctions(
              "Kiln's layout of its profile (code generation then emits them "
              "in that order)"));
 
+// On by default: wherever the plugin is loaded, at -O1 and above. It never
+// grows a table, the dynamic relocations or the code's instruction count on
+// the benchmarks (docs/benchmarks.md, "String tables"); -kiln-strtab=false
+// turns it off.
 static cl::opt<bool> LowerStringTables(
-    "kiln-strtab", cl::init(false),
+    "kiln-strtab", cl::init(true),
     cl::desc("lower local constant tables of string pointers into a "
              "character blob and integer offsets (no relocation per entry) "
-             "at the end of each optimization pipeline"));
+             "at the end of each optimization pipeline (default: on; "
+             "-kiln-strtab=false turns it off)"));
 
 static cl::opt<bool> ShapeImports(
     "kiln-import-shaping", cl::init(false),

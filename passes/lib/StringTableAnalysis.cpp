@@ -49,6 +49,46 @@
 /// 2^61, with every earlier GEP inbounds, so that nothing wraps. Anything
 /// else is refused as `MayWrap`.
 ///
+/// Through functions. A derived pointer passed to a function, or returned
+/// from one, is followed when the function is module-local, not variadic,
+/// and every use of it is a direct call with its own function type: its
+/// address is not taken, so every caller is in the module and seen here.
+/// The argument (or the result of every call) is then an anchor like a phi,
+/// whose incoming values are the actual arguments at all call sites (or the
+/// values of all returns); each must be an element-aligned derived pointer
+/// or null, else `ForeignPointer`. The rewrite keeps every signature and
+/// passes new-table pointers instead. With m the map of
+/// StringTableLowering.cpp extended by m(null) = null:
+///   src: define internal ptr @find(ptr %lo) { %p = gep inbounds %S, ptr %lo,
+///          i64 %k ; ret ptr %p }
+///        %e = call ptr @find(ptr @t) ; %f = gep inbounds i8, ptr %e, i64 8
+///        %v = load i32, ptr %f
+///   tgt: @find's %p = gep inbounds %S', ptr %lo, i64 %k ; same ret
+///        %e = call ptr @find(ptr @t.offsets) ; %f = gep inbounds i8, ptr %e,
+///          i64 4 (the field's new offset) ; %v = load i32, ptr %f
+/// Call edges are the only way a value reaches an argument or a call's
+/// result (no caller is unknown), and each carries m(src value), so by
+/// induction over the execution every anchor holds m of what it holds in
+/// src, as for a phi; loads and GEPs from an anchor are the single-function
+/// case above. No code outside the module can observe the new address: the
+/// functions cannot be reached from it, and every other use is understood.
+/// The attributes that describe the old element (dereferenceable,
+/// dereferenceable_or_null, align, noalias) are dropped; nonnull and noundef
+/// stay true, since m preserves null and poison.
+///
+/// Null. A phi, select, argument or return may also receive null. A load
+/// through an address derived from null is undefined in src, so tgt may do
+/// anything there. A compare with null, or with a pointer whose anchor may
+/// hold null, needs m to keep equality and unsigned order between null and
+/// table pointers. It does on {null} + [t, t + sizeof(t)]: null is below
+/// every object's address, and m maps that set into {null} +
+/// [t', t' + sizeof(t')] increasingly. A pointer is in that set (or poison)
+/// when every GEP from its anchor to it is inbounds (on null, a nonzero
+/// inbounds offset is poison; on an object, it stays in bounds or is poison)
+/// and its anchor only ever receives null or such pointers, a greatest
+/// fixed point over the anchors; such a compare is refused as
+/// `IdentityCompare` otherwise.
+///
 //===----------------------------------------------------------------------===//
 
 #include "StringTableAnalysis.h"
@@ -57,7 +97,9 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/KnownBits.h"
@@ -94,6 +136,18 @@ StringRef kiln::strtab::getRemarkName(Refusal R) {
     return "MayWrap";
   case Refusal::SignificantAddress:
     return "SignificantAddress";
+  case Refusal::UnknownCallee:
+    return "UnknownCallee";
+  case Refusal::IndirectCall:
+    return "IndirectCall";
+  case Refusal::ExternalFunction:
+    return "ExternalFunction";
+  case Refusal::AddressTaken:
+    return "AddressTaken";
+  case Refusal::VarArgs:
+    return "VarArgs";
+  case Refusal::ForeignPointer:
+    return "ForeignPointer";
   }
   llvm_unreachable("unknown Refusal");
 }
@@ -111,8 +165,8 @@ StringRef kiln::strtab::getRefusalText(Refusal R) {
   case Refusal::NotAllStrings:
     return "not all elements are strings or null";
   case Refusal::Escape:
-    return "its address escapes (call, return, ptrtoint, stored or in an "
-           "initializer)";
+    return "its address escapes (ptrtoint, stored, in an initializer or an "
+           "operand bundle)";
   case Refusal::Store:
     return "it is stored to";
   case Refusal::IdentityCompare:
@@ -130,6 +184,23 @@ StringRef kiln::strtab::getRefusalText(Refusal R) {
   case Refusal::SignificantAddress:
     return "an entry points to a string whose address is significant (a "
            "named constant without unnamed_addr), which cannot move";
+  case Refusal::UnknownCallee:
+    return "an address into it is passed to a function the module does not "
+           "define";
+  case Refusal::IndirectCall:
+    return "an address into it is passed through an indirect call, or a "
+           "function it reaches is called with another function type";
+  case Refusal::ExternalFunction:
+    return "an address into it is passed to or returned from a function that "
+           "is not local to the module (its other callers are unknown)";
+  case Refusal::AddressTaken:
+    return "an address into it is passed to or returned from a function "
+           "whose address is taken (its other callers are unknown)";
+  case Refusal::VarArgs:
+    return "an address into it is passed to a variadic function";
+  case Refusal::ForeignPointer:
+    return "an argument or return value that carries addresses into it also "
+           "carries a pointer from elsewhere";
   }
   llvm_unreachable("unknown Refusal");
 }
@@ -286,6 +357,9 @@ std::optional<bool> kiln::strtab::describeElements(TableInfo &T,
 }
 
 const Instruction *kiln::strtab::findFirstInstructionUser(const Value *V) {
+  // Through constants and the globals whose initializers hold them: a table
+  // whose address is only in another table (a switch table of element
+  // addresses) is still read by code, and its refusal must be reported.
   SmallVector<const Value *, 8> Worklist = {V};
   SmallPtrSet<const Value *, 8> Visited;
   while (!Worklist.empty()) {
@@ -293,7 +367,9 @@ const Instruction *kiln::strtab::findFirstInstructionUser(const Value *V) {
     for (const User *U : Current->users()) {
       if (const auto *I = dyn_cast<Instruction>(U))
         return I;
-      if (isa<ConstantExpr>(U) && Visited.insert(U).second)
+      if ((isa<ConstantExpr>(U) || isa<ConstantAggregate>(U) ||
+           isa<GlobalVariable>(U)) &&
+          Visited.insert(U).second)
         Worklist.push_back(U);
     }
   }
@@ -381,6 +457,127 @@ static bool hasExactOffset(const GEPOperator &GEP,
   return true;
 }
 
+// A function can carry derived pointers when every caller is known: defined
+// here, local, not variadic, and only ever the callee of direct calls of its
+// own type. \p At is the call or return that reaches it.
+static std::optional<Verdict> checkKnownCallers(const Function &F,
+                                                const Instruction *At) {
+  if (F.isDeclaration())
+    return Verdict{Refusal::UnknownCallee, At, &F};
+  if (!F.hasLocalLinkage())
+    return Verdict{Refusal::ExternalFunction, At, &F};
+  if (F.isVarArg())
+    return Verdict{Refusal::VarArgs, At, &F};
+  for (const Use &U : F.uses()) {
+    const auto *Call = dyn_cast<CallBase>(U.getUser());
+    if (!Call || !Call->isCallee(&U)) {
+      const auto *I = dyn_cast<Instruction>(U.getUser());
+      return Verdict{Refusal::AddressTaken, I ? I : At, &F};
+    }
+    if (Call->getFunctionType() != F.getFunctionType())
+      return Verdict{Refusal::IndirectCall, Call, &F};
+  }
+  return std::nullopt;
+}
+
+// An argument whose pointee is copied, allocated or otherwise given meaning
+// by its attributes is not a plain pointer the rewrite can swap.
+static bool isPlainPointerArgument(const CallBase &Call, unsigned ArgNo) {
+  if (Call.isPassPointeeByValueArgument(ArgNo) ||
+      Call.paramHasAttr(ArgNo, Attribute::StructRet) ||
+      Call.paramHasAttr(ArgNo, Attribute::ByRef) ||
+      Call.paramHasAttr(ArgNo, Attribute::Nest) ||
+      Call.paramHasAttr(ArgNo, Attribute::SwiftSelf) ||
+      Call.paramHasAttr(ArgNo, Attribute::SwiftError))
+    return false;
+  return true;
+}
+
+// Adds \p Anchor (an argument or a call) as an anchor of \p T.
+static void addAnchor(TableInfo &T, Value *Anchor, unsigned IndexBits,
+                      SmallVectorImpl<Value *> &Worklist) {
+  if (T.Addresses.insert({Anchor, {Anchor, APInt(IndexBits, 0), {}, true}})
+          .second)
+    Worklist.push_back(Anchor);
+}
+
+// Follows a derived pointer passed as an argument of \p Call (use \p U).
+static std::optional<Verdict>
+followArgument(TableInfo &T, CallBase &Call, const Use &U, unsigned IndexBits,
+               SmallVectorImpl<Value *> &Worklist) {
+  if (Call.isCallee(&U))
+    return Verdict{Refusal::UnknownUse, &Call};
+  if (Call.isBundleOperand(&U))
+    return Verdict{Refusal::Escape, &Call};
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee) {
+    // A call of a function with another type is a direct call in name only.
+    const auto *Named = dyn_cast<Function>(Call.getCalledOperand());
+    return Verdict{Refusal::IndirectCall, &Call, Named};
+  }
+  if (std::optional<Verdict> V = checkKnownCallers(*Callee, &Call))
+    return V;
+  unsigned ArgNo = Call.getArgOperandNo(&U);
+  for (const User *Caller : Callee->users())
+    if (!isPlainPointerArgument(*cast<CallBase>(Caller), ArgNo))
+      return Verdict{Refusal::UnknownUse, cast<CallBase>(Caller), Callee};
+  Argument *Arg = Callee->getArg(ArgNo);
+  if (!T.Addresses.contains(Arg))
+    T.Arguments.push_back(Arg);
+  addAnchor(T, Arg, IndexBits, Worklist);
+  return std::nullopt;
+}
+
+// Follows a derived pointer returned by \p Ret into every call of its
+// function.
+static std::optional<Verdict> followReturn(TableInfo &T, ReturnInst &Ret,
+                                           unsigned IndexBits,
+                                           SmallVectorImpl<Value *> &Worklist) {
+  Function &F = *Ret.getFunction();
+  if (std::optional<Verdict> V = checkKnownCallers(F, &Ret))
+    return V;
+  if (is_contained(T.Returning, &F))
+    return std::nullopt;
+  T.Returning.push_back(&F);
+  for (User *Caller : F.users()) {
+    auto *Call = cast<CallBase>(Caller);
+    T.Calls.push_back(Call);
+    addAnchor(T, Call, IndexBits, Worklist);
+  }
+  return std::nullopt;
+}
+
+// One value reaching an anchor and the instruction it reaches it at.
+using AnchorOperand = std::pair<Value *, const Instruction *>;
+
+// The values \p Anchor can hold: a phi's incoming values, a select's
+// operands, an argument's actual at every call site, or every value its
+// called function returns.
+static void getAnchorOperands(Value *Anchor,
+                              SmallVectorImpl<AnchorOperand> &Operands) {
+  if (auto *Phi = dyn_cast<PHINode>(Anchor)) {
+    for (Value *V : Phi->incoming_values())
+      Operands.push_back({V, Phi});
+    return;
+  }
+  if (auto *Select = dyn_cast<SelectInst>(Anchor)) {
+    Operands.push_back({Select->getTrueValue(), Select});
+    Operands.push_back({Select->getFalseValue(), Select});
+    return;
+  }
+  if (auto *Arg = dyn_cast<Argument>(Anchor)) {
+    for (User *Caller : Arg->getParent()->users()) {
+      auto *Call = cast<CallBase>(Caller);
+      Operands.push_back({Call->getArgOperand(Arg->getArgNo()), Call});
+    }
+    return;
+  }
+  Function *Callee = cast<CallBase>(Anchor)->getCalledFunction();
+  for (Instruction &I : instructions(*Callee))
+    if (auto *Ret = dyn_cast<ReturnInst>(&I))
+      Operands.push_back({Ret->getReturnValue(), Ret});
+}
+
 std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
                                                  const DataLayout &DL) {
   unsigned IndexBits = DL.getIndexTypeSizeInBits(T.Table->getType());
@@ -441,8 +638,19 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
         }
         continue;
       }
-      if (isa<CallBase>(Usr) || isa<ReturnInst>(Usr) ||
-          isa<PtrToIntOperator>(Usr) || isa<GlobalValue>(Usr) ||
+      if (auto *Call = dyn_cast<CallBase>(Usr)) {
+        if (std::optional<Verdict> V =
+                followArgument(T, *Call, U, IndexBits, Worklist))
+          return V;
+        continue;
+      }
+      if (auto *Ret = dyn_cast<ReturnInst>(Usr)) {
+        if (std::optional<Verdict> V =
+                followReturn(T, *Ret, IndexBits, Worklist))
+          return V;
+        continue;
+      }
+      if (isa<PtrToIntOperator>(Usr) || isa<GlobalValue>(Usr) ||
           isa<ConstantAggregate>(Usr))
         return Verdict{Refusal::Escape, I};
       return Verdict{Refusal::UnknownUse, I};
@@ -481,34 +689,73 @@ std::optional<Verdict> kiln::strtab::analyzeUses(TableInfo &T,
     TL.OffsetInField = InElement - Field->Offset;
   }
 
-  // Anchors: every value reaching a phi or select must be an element-aligned
-  // pointer into the table, or the anchor may hold anything.
-  for (Instruction *Anchor : T.Anchors) {
-    SmallVector<Value *, 4> Operands;
-    if (auto *Phi = dyn_cast<PHINode>(Anchor))
-      Operands.append(Phi->incoming_values().begin(),
-                      Phi->incoming_values().end());
-    else
-      Operands = {Anchor->getOperand(1), Anchor->getOperand(2)};
-    for (Value *V : Operands) {
+  // Anchors: every value reaching one must be an element-aligned pointer
+  // into the table, or null, or the anchor may hold anything.
+  SmallVector<Value *, 8> AllAnchors(T.Anchors.begin(), T.Anchors.end());
+  AllAnchors.append(T.Arguments.begin(), T.Arguments.end());
+  AllAnchors.append(T.Calls.begin(), T.Calls.end());
+  MapVector<Value *, SmallVector<AnchorOperand, 4>> AnchorOperands;
+  for (Value *Anchor : AllAnchors) {
+    SmallVector<AnchorOperand, 4> &Operands = AnchorOperands[Anchor];
+    getAnchorOperands(Anchor, Operands);
+    for (auto [V, Site] : Operands) {
+      if (isa<ConstantPointerNull>(V))
+        continue;
       auto *It = T.Addresses.find(V);
-      if (It == T.Addresses.end() ||
-          !isElementAligned(It->second, T.Stride, DL))
-        return Verdict{Refusal::UnknownUse, Anchor};
+      if (It != T.Addresses.end() && isElementAligned(It->second, T.Stride, DL))
+        continue;
+      if (isa<PHINode>(Anchor) || isa<SelectInst>(Anchor))
+        return Verdict{Refusal::UnknownUse, cast<Instruction>(Anchor)};
+      const Function *Through =
+          isa<Argument>(Anchor) ? cast<Argument>(Anchor)->getParent()
+                                : cast<CallBase>(Anchor)->getCalledFunction();
+      return Verdict{Refusal::ForeignPointer, Site, Through};
+    }
+  }
+
+  // Which anchors may hold null (a least fixed point), and which hold only
+  // null or pointers inside the table (a greatest one: the file comment).
+  SmallPtrSet<Value *, 8> Nullable, Inexact;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto &[Anchor, Operands] : AnchorOperands) {
+      for (auto [V, Site] : Operands) {
+        bool IsNull = isa<ConstantPointerNull>(V);
+        const TableAddress *A = IsNull ? nullptr : &T.Addresses[V];
+        if (!Nullable.contains(Anchor) &&
+            (IsNull || Nullable.contains(A->Anchor)))
+          Changed |= Nullable.insert(Anchor).second;
+        if (!Inexact.contains(Anchor) && !IsNull &&
+            (!A->InBounds || Inexact.contains(A->Anchor)))
+          Changed |= Inexact.insert(Anchor).second;
+      }
     }
   }
 
   // Compares between two element-aligned pointers into the table survive the
-  // increasing mapping; anything else compares identities.
+  // increasing mapping; so do compares with null, when the pointers are
+  // inside the table or null. Anything else compares identities.
   for (ICmpInst *Cmp : T.Compares) {
     if (Cmp->isSigned())
       return Verdict{Refusal::IdentityCompare, Cmp};
+    bool WithNull = false;
+    SmallVector<const TableAddress *, 2> Sides;
     for (Value *Operand : Cmp->operands()) {
+      if (isa<ConstantPointerNull>(Operand)) {
+        WithNull = true;
+        continue;
+      }
       auto *It = T.Addresses.find(Operand);
       if (It == T.Addresses.end() ||
           !isElementAligned(It->second, T.Stride, DL))
         return Verdict{Refusal::IdentityCompare, Cmp};
+      Sides.push_back(&It->second);
+      WithNull |= Nullable.contains(It->second.Anchor);
     }
+    if (WithNull && any_of(Sides, [&](const TableAddress *A) {
+          return !A->InBounds || Inexact.contains(A->Anchor);
+        }))
+      return Verdict{Refusal::IdentityCompare, Cmp};
   }
   return std::nullopt;
 }

@@ -10,8 +10,11 @@
 /// The analysis half of `kiln-strtab` (private to passes/lib): whether a
 /// global is a string table, the layout of its elements, where each string
 /// entry points, and every use of the table, as byte offsets from an anchor.
-/// StringTableLowering.cpp rewrites what this file accepted; any use it does
-/// not understand becomes a Refusal, reported as a missed remark.
+/// Element addresses are followed through module-local functions whose
+/// every call site is known: into their pointer arguments and out of their
+/// return values. StringTableLowering.cpp rewrites what this file accepted;
+/// any use it does not understand becomes a Refusal, reported as a missed
+/// remark.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -30,8 +33,11 @@
 #include <vector>
 
 namespace llvm {
+class Argument;
+class CallBase;
 class Constant;
 class DataLayout;
+class Function;
 class GlobalValue;
 class GlobalVariable;
 class ICmpInst;
@@ -59,11 +65,18 @@ enum class Refusal {
   TooLarge,
   MayWrap,
   SignificantAddress,
+  UnknownCallee,
+  IndirectCall,
+  ExternalFunction,
+  AddressTaken,
+  VarArgs,
+  ForeignPointer,
 };
 
 /// A pointer into the table as its users compute it: Anchor + Constant +
-/// sum(Variable * Scale), in bytes. The anchor is the table or a phi/select
-/// holding element-aligned pointers into it.
+/// sum(Variable * Scale), in bytes. The anchor is the table, or a value
+/// holding element-aligned pointers into it (or null): a phi or select, an
+/// argument of a module-local function, or a call of one returning them.
 struct TableAddress {
   llvm::Value *Anchor = nullptr;
   llvm::APInt Constant;
@@ -108,6 +121,9 @@ struct TableLoad {
 struct Verdict {
   Refusal Reason;
   const llvm::Instruction *At = nullptr;
+  /// The function an element address was passed to or returned from, for
+  /// the refusals about calls.
+  const llvm::Function *Through = nullptr;
 };
 
 /// Everything known about one candidate table.
@@ -125,7 +141,16 @@ struct TableInfo {
   llvm::MapVector<llvm::Value *, TableAddress> Addresses;
   llvm::SmallVector<TableLoad, 8> Loads;
   llvm::SmallVector<llvm::ICmpInst *, 4> Compares;
+  /// Phis and selects holding derived pointers (they are rebuilt).
   llvm::SmallVector<llvm::Instruction *, 4> Anchors;
+  /// Arguments of module-local functions that receive derived pointers (or
+  /// null) at every call site; they keep their place and carry new-table
+  /// pointers once the call sites are rewritten.
+  llvm::SmallVector<llvm::Argument *, 4> Arguments;
+  /// Module-local functions returning derived pointers (or null) from every
+  /// return; their calls are anchors, kept like the arguments.
+  llvm::SmallVector<llvm::Function *, 4> Returning;
+  llvm::SmallVector<llvm::CallBase *, 4> Calls;
   /// Some entry points to a string constant whose address is significant
   /// (named, without unnamed_addr): the string cannot move into the blob.
   bool HasSignificantString = false;
@@ -161,7 +186,8 @@ std::string getStringBytes(const llvm::GlobalVariable &GV);
 std::optional<bool> describeElements(TableInfo &T, const llvm::DataLayout &DL);
 
 /// \returns the first instruction found using \p V, directly or through
-/// constant expressions; remarks about a table as a whole are attached to it.
+/// constants and the initializers of other globals; remarks about a table as
+/// a whole are attached to it.
 const llvm::Instruction *findFirstInstructionUser(const llvm::Value *V);
 
 /// \returns the refusal that applies to the table \p GV as a whole (linkage,

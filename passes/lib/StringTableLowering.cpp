@@ -12,8 +12,9 @@
 ///   dynamic relocation (R_X86_64_RELATIVE) and 8 bytes. For a table whose
 ///   pointers all point to constant strings, this pass writes the strings
 ///   into one private character blob (duplicates and suffixes share bytes,
-///   see StringBlob.h) and replaces the table by one of the narrowest integer
-///   offsets that fit (i8, i16 or i32), so
+///   see StringBlob.h; the tables of a module share a blob while no table
+///   needs wider offsets for it) and replaces the table by one of the
+///   narrowest integer offsets that fit (i8, i16 or i32), so
 ///     %p = getelementptr ptr, ptr @errors, i64 %i
 ///     %s = load ptr, ptr %p
 ///   becomes
@@ -33,10 +34,14 @@
 ///     new = new_table + (old - table) / OldStride * NewStride
 ///   rewrites each understood address: it is affine and increasing, so it
 ///   preserves the entry a load reads, equality and unsigned order of
-///   element-aligned pointers.
+///   element-aligned pointers. Null maps to null. Pointers into the table
+///   that module-local functions receive or return keep their type: the
+///   call sites and returns pass the new-table pointer instead, so no
+///   signature changes (the proof is in StringTableAnalysis.cpp).
 ///
-///   Any use that is not understood (a call, a store, a return, a ptrtoint,
-///   a comparison with a foreign pointer, a volatile load, ...) makes the
+///   Any use that is not understood (a call of a function whose callers are
+///   not all known, a store, a ptrtoint, a comparison with a foreign
+///   pointer, a volatile load, ...) makes the
 ///   pass leave the table alone and emit one missed remark naming the reason.
 ///
 /// USAGE
@@ -55,11 +60,14 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -84,12 +92,15 @@ namespace {
 /// Builds the replacement globals of one table and rewrites its uses.
 class TableRewriter {
 public:
-  TableRewriter(TableInfo &T, const StringBlob &Blob,
+  /// \p Chars is the blob's global, shared by the tables of one blob group:
+  /// created by the first of them to be rewritten.
+  TableRewriter(TableInfo &T, const StringBlob &Blob, GlobalVariable *&Chars,
                 ArrayRef<uint64_t> EntryOffsets, unsigned OffsetBits)
-      : T(T), Blob(Blob), EntryOffsets(EntryOffsets), OffsetBits(OffsetBits),
-        M(*T.Table->getParent()), DL(M.getDataLayout()), Ctx(M.getContext()) {}
+      : T(T), Blob(Blob), SharedChars(Chars), EntryOffsets(EntryOffsets),
+        OffsetBits(OffsetBits), M(*T.Table->getParent()), DL(M.getDataLayout()),
+        Ctx(M.getContext()) {}
 
-  /// \returns the bytes of the new globals.
+  /// \returns the bytes of the new table.
   uint64_t run();
 
 private:
@@ -101,10 +112,12 @@ private:
                      Instruction *InsertBefore);
   Value *mapAddress(Value *Old, uint64_t NewInElement, Instruction *User);
   Value *getStringPointer(uint64_t Element, unsigned Field);
+  void rewriteCallEdges();
   Value *rewriteLoad(const TableLoad &TL);
 
   TableInfo &T;
   const StringBlob &Blob;
+  GlobalVariable *&SharedChars;
   /// Blob offset of each (element, string field) entry, row-major; null
   /// entries hold the all-ones marker.
   ArrayRef<uint64_t> EntryOffsets;
@@ -120,7 +133,9 @@ private:
   SmallVector<uint64_t, 4> NewFieldOffset;
   GlobalVariable *Chars = nullptr;
   GlobalVariable *NewTable = nullptr;
-  DenseMap<Value *, Instruction *> NewAnchors;
+  /// The replacement of each anchor: a new phi or select, or the argument
+  /// or call itself.
+  DenseMap<Value *, Value *> NewAnchors;
   /// Addresses already emitted for an old GEP and an in-element offset.
   DenseMap<std::pair<Value *, uint64_t>, Value *> Mapped;
   /// Column of each string field in EntryOffsets.
@@ -214,13 +229,16 @@ void TableRewriter::buildGlobals() {
   auto *NewArrayTy = ArrayType::get(NewElementTy, T.NumElements);
 
   std::string Name = T.Table->getName().str();
-  Chars = new GlobalVariable(
-      M, ArrayType::get(Type::getInt8Ty(Ctx), Blob.Bytes.size()),
-      /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      ConstantDataArray::getString(Ctx, Blob.Bytes, /*AddNull=*/false),
-      Name + ".chars", T.Table);
-  Chars->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  Chars->setAlignment(Align(Blob.Alignment));
+  if (!SharedChars) {
+    SharedChars = new GlobalVariable(
+        M, ArrayType::get(Type::getInt8Ty(Ctx), Blob.Bytes.size()),
+        /*isConstant=*/true, GlobalValue::PrivateLinkage,
+        ConstantDataArray::getString(Ctx, Blob.Bytes, /*AddNull=*/false),
+        Name + ".chars", T.Table);
+    SharedChars->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    SharedChars->setAlignment(Align(Blob.Alignment));
+  }
+  Chars = SharedChars;
 
   NewTable = new GlobalVariable(
       M, NewArrayTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
@@ -293,12 +311,30 @@ Value *TableRewriter::materialize(const TableAddress &A, uint64_t NewInElement,
 // GEP, which dominates every user of it, or else at \p User.
 Value *TableRewriter::mapAddress(Value *Old, uint64_t NewInElement,
                                  Instruction *User) {
+  if (isa<ConstantPointerNull>(Old)) {
+    assert(NewInElement == 0 && "null is only ever an anchor's operand");
+    return Old;
+  }
   auto *OldGEP = dyn_cast<GetElementPtrInst>(Old);
   if (!OldGEP)
     return materialize(T.Addresses[Old], NewInElement, User);
-  Value *&New = Mapped[{Old, NewInElement}];
-  if (!New)
-    New = materialize(T.Addresses[Old], NewInElement, OldGEP);
+  if (Value *New = Mapped.lookup({Old, NewInElement}))
+    return New;
+  const TableAddress &A = T.Addresses[Old];
+  Value *New;
+  if (NewInElement && !A.Variables.empty()) {
+    // A field of a variable element: one element address serves the
+    // element itself (a call argument, a return) and each of its fields.
+    Value *Element = mapAddress(Old, 0, User);
+    IRBuilder<> Builder(OldGEP);
+    New = Builder.CreateGEP(
+        Type::getInt8Ty(Ctx), Element,
+        ConstantInt::get(DL.getIndexType(NewTable->getType()), NewInElement),
+        "", A.InBounds ? GEPNoWrapFlags::inBounds() : GEPNoWrapFlags::none());
+  } else {
+    New = materialize(A, NewInElement, OldGEP);
+  }
+  Mapped[{Old, NewInElement}] = New;
   return New;
 }
 
@@ -310,6 +346,42 @@ Value *TableRewriter::getStringPointer(uint64_t Element, unsigned Field) {
   return ConstantExpr::getInBoundsGetElementPtr(
       Type::getInt8Ty(Ctx), Chars,
       ConstantInt::get(Type::getInt64Ty(Ctx), Offset));
+}
+
+// The attributes that describe the pointee of an old element address.
+static AttributeMask getElementAttributes() {
+  AttributeMask Mask;
+  Mask.addAttribute(Attribute::Dereferenceable);
+  Mask.addAttribute(Attribute::DereferenceableOrNull);
+  Mask.addAttribute(Attribute::Alignment);
+  Mask.addAttribute(Attribute::NoAlias);
+  return Mask;
+}
+
+// Passes new-table pointers along the call edges the analysis followed:
+// the actual arguments of the functions that receive derived pointers, and
+// the return values of those that return them.
+void TableRewriter::rewriteCallEdges() {
+  AttributeMask Stale = getElementAttributes();
+  for (Argument *Arg : T.Arguments) {
+    Function &F = *Arg->getParent();
+    unsigned ArgNo = Arg->getArgNo();
+    F.removeParamAttrs(ArgNo, Stale);
+    for (User *Caller : F.users()) {
+      auto *Call = cast<CallBase>(Caller);
+      Call->setArgOperand(ArgNo,
+                          mapAddress(Call->getArgOperand(ArgNo), 0, Call));
+      Call->removeParamAttrs(ArgNo, Stale);
+    }
+  }
+  for (Function *F : T.Returning) {
+    F->removeRetAttrs(Stale);
+    for (Instruction &I : instructions(*F))
+      if (auto *Ret = dyn_cast<ReturnInst>(&I))
+        Ret->setOperand(0, mapAddress(Ret->getReturnValue(), 0, Ret));
+  }
+  for (CallBase *Call : T.Calls)
+    Call->removeRetAttrs(Stale);
 }
 
 // Emits the replacement of a load; the old load stays until every address
@@ -374,8 +446,13 @@ uint64_t TableRewriter::run() {
     New->setDebugLoc(Anchor->getDebugLoc());
     NewAnchors[Anchor] = New;
   }
+  // Arguments and calls stay; they will carry new-table pointers.
+  for (Argument *Arg : T.Arguments)
+    NewAnchors[Arg] = Arg;
+  for (CallBase *Call : T.Calls)
+    NewAnchors[Call] = Call;
   for (Instruction *Anchor : T.Anchors) {
-    Instruction *New = NewAnchors[Anchor];
+    auto *New = cast<Instruction>(NewAnchors[Anchor]);
     if (auto *Phi = dyn_cast<PHINode>(Anchor)) {
       auto *NewPhi = cast<PHINode>(New);
       for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
@@ -392,6 +469,7 @@ uint64_t TableRewriter::run() {
     New->setOperand(1, mapAddress(Anchor->getOperand(1), 0, New));
     New->setOperand(2, mapAddress(Anchor->getOperand(2), 0, New));
   }
+  rewriteCallEdges();
 
   SmallVector<std::pair<Instruction *, Value *>, 16> Replacements;
   for (const TableLoad &TL : T.Loads)
@@ -410,115 +488,223 @@ uint64_t TableRewriter::run() {
     Old->eraseFromParent();
   }
 
-  // The old address computations now only feed each other.
+  // The old address computations now only feed each other; the calls that
+  // were anchors stay.
   SmallVector<Instruction *, 16> Dead;
   for (auto &[V, Address] : T.Addresses)
-    if (auto *I = dyn_cast<Instruction>(V))
+    if (auto *I = dyn_cast<Instruction>(V); I && !isa<CallBase>(I))
       Dead.push_back(I);
   for (Instruction *I : Dead)
     I->replaceAllUsesWith(PoisonValue::get(I->getType()));
   for (Instruction *I : Dead)
     I->eraseFromParent();
 
-  return Blob.Bytes.size() + DL.getTypeAllocSize(NewTable->getValueType());
+  return DL.getTypeAllocSize(NewTable->getValueType());
 }
 
-// Lowers one table if it qualifies, with one remark either way.
-static bool lowerTable(GlobalVariable &GV,
-                       const SmallPtrSetImpl<GlobalValue *> &Used,
-                       FunctionAnalysisManager &FAM) {
+namespace {
+
+/// What the analysis concluded about one global.
+struct Analysis {
+  /// A string table that some code reads (everything else is not reported).
+  bool IsCandidate = false;
+  /// Remarks about the table as a whole are attached here.
+  const Instruction *FirstUser = nullptr;
+  /// Why the table is left alone, if it is.
+  std::optional<Verdict> Refused;
+};
+
+/// A table the analysis accepted, as the blob grouping sees it.
+struct BlobMember {
+  GlobalVariable *Table = nullptr;
+  /// Every non-null string entry: the string object and the offset in it.
+  SmallVector<StringTarget, 16> Entries;
+  bool HasNull = false;
+  /// The offset width with a blob of its own; a group never widens it.
+  unsigned OwnBits = 0;
+};
+
+/// Tables whose strings share one blob, and the blob.
+struct BlobGroup {
+  SmallVector<BlobMember, 4> Members;
+  /// Distinct string objects, in order of first occurrence.
+  SmallVector<GlobalVariable *, 16> Objects;
+  DenseMap<GlobalVariable *, unsigned> ObjectIndex;
+  StringBlob Blob;
+  /// Created when the first member is rewritten.
+  GlobalVariable *Chars = nullptr;
+};
+
+} // namespace
+
+static Analysis analyzeTable(GlobalVariable &GV,
+                             const SmallPtrSetImpl<GlobalValue *> &Used,
+                             TableInfo &T) {
+  Analysis A;
   const DataLayout &DL = GV.getParent()->getDataLayout();
-  TableInfo T;
   T.Table = &GV;
   std::optional<bool> Qualifies = describeElements(T, DL);
   if (!Qualifies)
-    return false;
+    return A;
   // A table no code reads is left to GlobalDCE.
-  const Instruction *FirstUser = findFirstInstructionUser(&GV);
-  if (!FirstUser)
-    return false;
-
-  auto Refuse = [&](Refusal R, const Instruction *At) {
-    ++NumTablesRefused;
-    LLVM_DEBUG(dbgs() << "kiln-strtab: " << GV.getName()
-                      << " refused: " << getRemarkName(R) << '\n');
-    if (!At)
-      At = FirstUser;
-    OptimizationRemarkEmitter &ORE =
-        FAM.getResult<OptimizationRemarkEmitterAnalysis>(
-            *const_cast<Function *>(At->getFunction()));
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, getRemarkName(R), At)
-             << "string table " << ore::NV("Table", GV.getName())
-             << " not lowered: " << ore::NV("Reason", getRefusalText(R));
-    });
-    return false;
-  };
-
+  A.FirstUser = findFirstInstructionUser(&GV);
+  if (!A.FirstUser)
+    return A;
+  A.IsCandidate = true;
   if (std::optional<Refusal> R = checkTableProperties(GV, Used))
-    return Refuse(*R, nullptr);
-  if (!*Qualifies)
-    return Refuse(T.HasSignificantString ? Refusal::SignificantAddress
-                                         : Refusal::NotAllStrings,
-                  nullptr);
-  if (std::optional<Verdict> V = analyzeUses(T, DL))
-    return Refuse(V->Reason, V->At);
+    A.Refused = Verdict{*R};
+  else if (!*Qualifies)
+    A.Refused = Verdict{T.HasSignificantString ? Refusal::SignificantAddress
+                                               : Refusal::NotAllStrings};
+  else
+    A.Refused = analyzeUses(T, DL);
+  return A;
+}
 
-  // The blob holds each distinct string object once; entries point into it.
-  // Objects keep their alignment: a `static const char name[]` of 16 bytes
-  // or more is 16-aligned on x86-64, and code may assume it
-  // (__builtin_assume_aligned) after reading the pointer from the table.
-  SmallVector<GlobalVariable *, 16> StringObjects;
-  DenseMap<GlobalVariable *, unsigned> ObjectIndex;
-  SmallVector<std::string, 16> ObjectBytes;
-  SmallVector<uint64_t, 16> ObjectAlignments;
-  uint64_t OldStringBytes = 0;
+// The string objects of \p Objects, their bytes and alignments, for
+// buildStringBlob. Objects keep their alignment: a `static const char
+// name[]` of 16 bytes or more is 16-aligned on x86-64, and code may assume
+// it (__builtin_assume_aligned) after reading the pointer from the table.
+static StringBlob buildBlob(ArrayRef<GlobalVariable *> Objects,
+                            const DataLayout &DL) {
+  SmallVector<std::string, 16> Bytes;
+  SmallVector<uint64_t, 16> Alignments;
+  for (GlobalVariable *String : Objects) {
+    Bytes.push_back(getStringBytes(*String));
+    Alignments.push_back(DL.getValueOrABITypeAlignment(String->getAlign(),
+                                                       String->getValueType())
+                             .value());
+  }
+  SmallVector<StringRef, 16> Refs(Bytes.begin(), Bytes.end());
+  return kiln::buildStringBlob(Refs, Alignments);
+}
+
+// \returns the largest entry offset of \p Member in the blob of \p Group.
+static uint64_t getMaxOffset(const BlobMember &Member, const BlobGroup &Group) {
+  uint64_t Max = 0;
+  for (const StringTarget &Entry : Member.Entries)
+    Max = std::max(Max,
+                   Group.Blob.Offsets[Group.ObjectIndex.lookup(Entry.String)] +
+                       Entry.Offset);
+  return Max;
+}
+
+// Adds \p Member to \p Group if every member, the new one included, keeps
+// the offset width it has with a blob of its own: sharing may only save
+// bytes (identical literals of different tables stored once), never widen
+// a table. \returns whether it was added.
+static bool tryAddToGroup(BlobGroup &Group, const BlobMember &Member,
+                          const DataLayout &DL) {
+  BlobGroup Merged = Group;
+  for (const StringTarget &Entry : Member.Entries)
+    if (Merged.ObjectIndex.try_emplace(Entry.String, Merged.Objects.size())
+            .second)
+      Merged.Objects.push_back(Entry.String);
+  Merged.Blob = buildBlob(Merged.Objects, DL);
+  Merged.Members.push_back(Member);
+  for (const BlobMember &M : Merged.Members)
+    if (kiln::getOffsetBitWidth(getMaxOffset(M, Merged), M.HasNull) > M.OwnBits)
+      return false;
+  Group = std::move(Merged);
+  return true;
+}
+
+// Describes a table the analysis accepted for grouping; OwnBits stays 0 if
+// its strings do not fit 32-bit offsets even alone.
+static BlobMember describeMember(const TableInfo &T, const DataLayout &DL) {
+  BlobMember Member;
+  Member.Table = T.Table;
   for (const auto &Row : T.Entries)
-    for (const std::optional<StringTarget> &Entry : Row)
-      if (Entry &&
-          ObjectIndex.try_emplace(Entry->String, StringObjects.size()).second) {
-        StringObjects.push_back(Entry->String);
-        ObjectBytes.push_back(getStringBytes(*Entry->String));
-        ObjectAlignments.push_back(
-            DL.getValueOrABITypeAlignment(Entry->String->getAlign(),
-                                          Entry->String->getValueType())
-                .value());
-        OldStringBytes += ObjectBytes.back().size();
-      }
-  SmallVector<StringRef, 16> ObjectRefs(ObjectBytes.begin(), ObjectBytes.end());
-  StringBlob Blob = kiln::buildStringBlob(ObjectRefs, ObjectAlignments);
+    for (const std::optional<StringTarget> &Entry : Row) {
+      if (Entry)
+        Member.Entries.push_back(*Entry);
+      else
+        Member.HasNull = true;
+    }
+  BlobGroup Alone;
+  Alone.Members.push_back(Member);
+  for (const StringTarget &Entry : Member.Entries)
+    if (Alone.ObjectIndex.try_emplace(Entry.String, Alone.Objects.size())
+            .second)
+      Alone.Objects.push_back(Entry.String);
+  Alone.Blob = buildBlob(Alone.Objects, DL);
+  Member.OwnBits =
+      kiln::getOffsetBitWidth(getMaxOffset(Member, Alone), Member.HasNull);
+  return Member;
+}
 
+// Emits the missed remark of a table left alone.
+static void reportRefusal(GlobalVariable &GV, const Analysis &A,
+                          FunctionAnalysisManager &FAM) {
+  ++NumTablesRefused;
+  Refusal R = A.Refused->Reason;
+  const Instruction *At = A.Refused->At ? A.Refused->At : A.FirstUser;
+  const Function *Through = A.Refused->Through;
+  LLVM_DEBUG(dbgs() << "kiln-strtab: " << GV.getName()
+                    << " refused: " << getRemarkName(R) << '\n');
+  OptimizationRemarkEmitter &ORE =
+      FAM.getResult<OptimizationRemarkEmitterAnalysis>(
+          *const_cast<Function *>(At->getFunction()));
+  ORE.emit([&] {
+    OptimizationRemarkMissed Remark(DEBUG_TYPE, getRemarkName(R), At);
+    Remark << "string table " << ore::NV("Table", GV.getName())
+           << " not lowered: " << ore::NV("Reason", getRefusalText(R));
+    if (Through)
+      Remark << " (" << ore::NV("Function", Through->getName()) << ")";
+    return Remark;
+  });
+}
+
+// Lowers the accepted table \p T into the blob of \p Group, with its remark.
+static bool lowerTable(TableInfo &T, const Analysis &A, BlobGroup &Group,
+                       FunctionAnalysisManager &FAM) {
+  GlobalVariable &GV = *T.Table;
+  const DataLayout &DL = GV.getParent()->getDataLayout();
   bool HasNull = any_of(
       T.Fields, [](const TableField &F) { return F.IsString && F.HasNull; });
+  auto GetOffset = [&](const StringTarget &Entry) {
+    return Group.Blob.Offsets[Group.ObjectIndex.lookup(Entry.String)] +
+           Entry.Offset;
+  };
   uint64_t MaxOffset = 0;
   unsigned NumStrings = 0;
+  uint64_t OldStringBytes = 0;
+  SmallPtrSet<GlobalVariable *, 16> Counted;
   for (const auto &Row : T.Entries)
-    for (const std::optional<StringTarget> &Entry : Row)
-      if (Entry) {
-        ++NumStrings;
-        MaxOffset =
-            std::max(MaxOffset,
-                     Blob.Offsets[ObjectIndex[Entry->String]] + Entry->Offset);
-      }
+    for (const std::optional<StringTarget> &Entry : Row) {
+      if (!Entry)
+        continue;
+      ++NumStrings;
+      if (Counted.insert(Entry->String).second)
+        OldStringBytes += getStringBytes(*Entry->String).size();
+      MaxOffset = std::max(MaxOffset, GetOffset(*Entry));
+    }
   unsigned OffsetBits = kiln::getOffsetBitWidth(MaxOffset, HasNull);
-  if (!OffsetBits)
-    return Refuse(Refusal::TooLarge, nullptr);
+  if (!OffsetBits) {
+    Analysis TooLarge = A;
+    TooLarge.Refused = Verdict{Refusal::TooLarge};
+    reportRefusal(GV, TooLarge, FAM);
+    return false;
+  }
   uint64_t NullMarker = maskTrailingOnes<uint64_t>(OffsetBits);
   std::vector<uint64_t> EntryOffsets;
   for (const auto &Row : T.Entries)
     for (const std::optional<StringTarget> &Entry : Row)
-      EntryOffsets.push_back(Entry ? Blob.Offsets[ObjectIndex[Entry->String]] +
-                                         Entry->Offset
-                                   : NullMarker);
+      EntryOffsets.push_back(Entry ? GetOffset(*Entry) : NullMarker);
 
   uint64_t OldBytes = DL.getTypeAllocSize(GV.getValueType()) + OldStringBytes;
   std::string TableName = GV.getName().str();
-  Function &RemarkFunction = *const_cast<Function *>(FirstUser->getFunction());
-  DebugLoc RemarkLoc = FirstUser->getDebugLoc();
-  const BasicBlock *RemarkBlock = FirstUser->getParent();
+  Function &RemarkFunction =
+      *const_cast<Function *>(A.FirstUser->getFunction());
+  DebugLoc RemarkLoc = A.FirstUser->getDebugLoc();
+  const BasicBlock *RemarkBlock = A.FirstUser->getParent();
 
-  TableRewriter Rewriter(T, Blob, EntryOffsets, OffsetBits);
+  // The first member rewritten creates the blob and counts its bytes.
+  bool CreatesBlob = !Group.Chars;
+  TableRewriter Rewriter(T, Group.Blob, Group.Chars, EntryOffsets, OffsetBits);
   uint64_t NewBytes = Rewriter.run();
+  if (CreatesBlob)
+    NewBytes += Group.Blob.Bytes.size();
   ++NumTablesLowered;
   NumRelocationsRemoved += NumStrings;
   if (OldBytes > NewBytes)
@@ -526,16 +712,12 @@ static bool lowerTable(GlobalVariable &GV,
   LLVM_DEBUG(dbgs() << "kiln-strtab: " << TableName << " lowered, " << OldBytes
                     << " -> " << NewBytes << " bytes\n");
 
-  // The table and the strings only it used are dead now; a DIGlobalVariable
-  // describing the table stays in its compile unit as optimized out.
+  // The table is dead now; a DIGlobalVariable describing it stays in its
+  // compile unit as optimized out. Its strings are dealt with once every
+  // table is lowered (shareStrings).
   GV.removeDeadConstantUsers();
   if (GV.use_empty())
     GV.eraseFromParent();
-  for (GlobalVariable *String : StringObjects) {
-    String->removeDeadConstantUsers();
-    if (String->use_empty())
-      String->eraseFromParent();
-  }
 
   OptimizationRemarkEmitter &ORE =
       FAM.getResult<OptimizationRemarkEmitterAnalysis>(RemarkFunction);
@@ -551,10 +733,41 @@ static bool lowerTable(GlobalVariable &GV,
   return true;
 }
 
+// Once the tables are lowered, a string object of a blob that other code
+// still uses (a printf of the same literal, a table left alone) would be
+// stored twice: its uses move into the blob, which holds the same bytes at
+// an offset aligned as the object was. The object is unnamed_addr (its
+// address is not significant) and module-local, and the blob copies it
+// whole, so every access inside it stays inside the same bytes. Objects in
+// llvm.used or a comdat stay.
+static void shareStrings(MutableArrayRef<BlobGroup> Groups,
+                         const SmallPtrSetImpl<GlobalValue *> &Used) {
+  SmallPtrSet<GlobalVariable *, 32> Done;
+  for (BlobGroup &Group : Groups) {
+    if (!Group.Chars)
+      continue;
+    for (unsigned I = 0; I < Group.Objects.size(); ++I) {
+      GlobalVariable *String = Group.Objects[I];
+      if (!Done.insert(String).second)
+        continue;
+      String->removeDeadConstantUsers();
+      if (!String->use_empty() && !Used.contains(String) &&
+          !String->hasComdat())
+        String->replaceAllUsesWith(ConstantExpr::getInBoundsGetElementPtr(
+            Type::getInt8Ty(String->getContext()), Group.Chars,
+            ConstantInt::get(Type::getInt64Ty(String->getContext()),
+                             Group.Blob.Offsets[I])));
+      if (String->use_empty())
+        String->eraseFromParent();
+    }
+  }
+}
+
 PreservedAnalyses
 kiln::StringTableLoweringPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  const DataLayout &DL = M.getDataLayout();
   SmallVector<GlobalValue *, 8> UsedList;
   collectUsedGlobalVariables(M, UsedList, /*CompilerUsed=*/false);
   collectUsedGlobalVariables(M, UsedList, /*CompilerUsed=*/true);
@@ -571,9 +784,44 @@ kiln::StringTableLoweringPass::run(Module &M, ModuleAnalysisManager &MAM) {
         (ElementTy->isPointerTy() || ElementTy->isStructTy()))
       Candidates.push_back(&GV);
   }
+
+  // First, which tables qualify, and which share a blob: in module order,
+  // each joins the current group while no member's offsets widen.
+  SmallVector<BlobGroup, 4> Groups;
+  DenseMap<GlobalVariable *, unsigned> GroupOf;
+  for (GlobalVariable *GV : Candidates) {
+    TableInfo T;
+    Analysis A = analyzeTable(*GV, Used, T);
+    if (!A.IsCandidate || A.Refused)
+      continue;
+    BlobMember Member = describeMember(T, DL);
+    if (!Member.OwnBits)
+      continue; // Refused as TooLarge below.
+    if (Groups.empty() || !tryAddToGroup(Groups.back(), Member, DL)) {
+      Groups.emplace_back();
+      tryAddToGroup(Groups.back(), Member, DL);
+    }
+    GroupOf[GV] = Groups.size() - 1;
+  }
+
+  // Then each table is analysed again and rewritten: rewriting one table
+  // replaces instructions another's analysis may have recorded (a field
+  // loaded from one table indexing another).
   bool Changed = false;
-  for (GlobalVariable *GV : Candidates)
-    Changed |= lowerTable(*GV, Used, FAM);
+  for (GlobalVariable *GV : Candidates) {
+    TableInfo T;
+    Analysis A = analyzeTable(*GV, Used, T);
+    if (!A.IsCandidate)
+      continue;
+    if (!A.Refused && !GroupOf.count(GV))
+      A.Refused = Verdict{Refusal::TooLarge};
+    if (A.Refused) {
+      reportRefusal(*GV, A, FAM);
+      continue;
+    }
+    Changed |= lowerTable(T, A, Groups[GroupOf[GV]], FAM);
+  }
+  shareStrings(Groups, Used);
   if (!Changed)
     return PreservedAnalyses::all();
   PreservedAnalyses PA;

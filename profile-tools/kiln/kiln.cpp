@@ -465,6 +465,13 @@ static cl::opt<std::string> RelocsOutput("o", cl::sub(RelocsCmd), cl::init("-"),
                                                   "stdout)"),
                                          cl::cat(KilnCategory));
 
+static cl::list<std::string> RelocsRemarks(
+    "remarks", cl::sub(RelocsCmd), cl::value_desc("file.yaml"),
+    cl::desc("kiln-strtab's YAML optimization remarks of the build "
+             "(-fsave-optimization-record, lld --opt-remarks-filename): "
+             "verdicts and refusals from the pass's own record (repeatable)"),
+    cl::cat(KilnCategory));
+
 static Error relocsMain() {
   kiln::RelocsCommandOptions Opts;
   Opts.Input = RelocsInput;
@@ -473,6 +480,7 @@ static Error relocsMain() {
   Opts.Demangle = !RelocsNoDemangle;
   Opts.ClassFilter = RelocsClass;
   Opts.Output = RelocsOutput;
+  Opts.Remarks.assign(RelocsRemarks.begin(), RelocsRemarks.end());
   return kiln::runRelocsCommand(Opts);
 }
 

@@ -196,7 +196,7 @@ StringRef relocs::getStrtabVerdictText(StrtabVerdict Verdict) {
   case StrtabVerdict::NotAllStrings:
     return "";
   case StrtabVerdict::Removable:
-    return "removable by kiln-strtab";
+    return "candidate: the binary cannot show whether a use escapes";
   case StrtabVerdict::Exported:
     return "exported: interface change";
   case StrtabVerdict::Hidden:

@@ -20,6 +20,7 @@
 #include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/RelocationAudit.h"
+#include "kiln/Tools/StrtabRemarks.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -47,6 +48,8 @@ struct RelocsReport {
   std::vector<std::pair<const AuditedObject *, std::string>> Objects;
   std::vector<size_t> TopBySize;        ///< Indexes into Objects.
   std::vector<size_t> TopByRelocations; ///< Indexes into Objects.
+  /// kiln-strtab's decisions, when remark files were given.
+  std::optional<StrtabDecisions> Strtab;
 };
 } // namespace
 
@@ -104,6 +107,25 @@ static RelocsReport buildReport(const RelocationAudit &Audit,
   return R;
 }
 
+// The kiln-strtab verdict of \p O. A local read-only string table is only a
+// candidate from the binary alone; the pass's remarks say whether it refused
+// it, and why.
+static std::string getVerdict(const AuditedObject &O, const RelocsReport &R) {
+  StrtabVerdict Verdict = getStrtabVerdict(O);
+  if (Verdict != StrtabVerdict::Removable || !R.Strtab)
+    return getStrtabVerdictText(Verdict).str();
+  ArrayRef<StrtabRefusal> Refusals = R.Strtab->getRefusals(O.Name);
+  if (Refusals.empty())
+    return "candidate: kiln-strtab did not refuse it";
+  std::string Text = "refused by kiln-strtab: ";
+  for (const StrtabRefusal &Refusal : Refusals) {
+    if (&Refusal != Refusals.begin())
+      Text += ",";
+    Text += Refusal.Reason;
+  }
+  return Text;
+}
+
 //===----------------------------------------------------------------------===//
 // Text
 //===----------------------------------------------------------------------===//
@@ -141,8 +163,7 @@ static void printObjectTable(StringRef Title, const RelocsReport &R,
   for (size_t I : Rows) {
     const AuditedObject &O = *R.Objects[I].first;
     SectionWidth = std::max(SectionWidth, O.Section.size());
-    VerdictWidth = std::max(VerdictWidth,
-                            getStrtabVerdictText(getStrtabVerdict(O)).size());
+    VerdictWidth = std::max(VerdictWidth, getVerdict(O, R).size());
   }
   OS << "  " << right_justify("size", 10) << "  " << right_justify("relocs", 7)
      << "  " << right_justify("string", 7) << "  "
@@ -160,8 +181,7 @@ static void printObjectTable(StringRef Title, const RelocsReport &R,
        << format_decimal(C[unsigned(PointerClass::Data)], 7) << "  "
        << format_decimal(C[unsigned(PointerClass::Other)], 7) << "  "
        << left_justify(O->Section, SectionWidth) << "  "
-       << left_justify(getStrtabVerdictText(getStrtabVerdict(*O)), VerdictWidth)
-       << "  " << Name << '\n';
+       << left_justify(getVerdict(*O, R), VerdictWidth) << "  " << Name << '\n';
   }
 }
 
@@ -197,6 +217,21 @@ static void printText(const RelocsCommandOptions &Opts, const RelocsReport &R,
   printObjectTable("largest objects", R, R.TopBySize, OS);
   OS << '\n';
   printObjectTable("most relocated objects", R, R.TopByRelocations, OS);
+  if (!R.Strtab)
+    return;
+  const StrtabDecisions &D = *R.Strtab;
+  OS << "\nkiln-strtab remarks: " << D.NumFiles << " files, "
+     << D.Lowered.size() << " tables lowered, " << D.Refused.size()
+     << " refusals:\n";
+  if (D.Refused.empty())
+    OS << "  (none)\n";
+  for (const StrtabRefusal &Refusal : D.Refused) {
+    OS << "  " << Refusal.Table << "  " << Refusal.Reason << "  "
+       << Refusal.Text;
+    if (!Refusal.Function.empty())
+      OS << " (" << Refusal.Function << ')';
+    OS << '\n';
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -235,11 +270,10 @@ static void writeObjects(json::OStream &J, StringRef Key, const RelocsReport &R,
         J.attribute("binding", getBindingName(O->Binding));
         J.attribute("relocations", getTotal(O->Counts));
         writeClassCounts(J, O->Counts);
-        StrtabVerdict Verdict = getStrtabVerdict(*O);
-        if (Verdict == StrtabVerdict::NotAllStrings)
+        if (getStrtabVerdict(*O) == StrtabVerdict::NotAllStrings)
           J.attribute("verdict", nullptr);
         else
-          J.attribute("verdict", getStrtabVerdictText(Verdict));
+          J.attribute("verdict", getVerdict(*O, R));
       });
     }
   });
@@ -286,6 +320,29 @@ static void printJSON(const RelocsCommandOptions &Opts, const RelocsReport &R,
     J.attribute("objects_with_relocations", uint64_t(R.Objects.size()));
     writeObjects(J, "largest_objects", R, R.TopBySize);
     writeObjects(J, "most_relocated_objects", R, R.TopByRelocations);
+    if (!R.Strtab) {
+      J.attribute("strtab_remarks", nullptr);
+      return;
+    }
+    J.attributeObject("strtab_remarks", [&] {
+      J.attribute("files", R.Strtab->NumFiles);
+      J.attributeArray("lowered", [&] {
+        for (const std::string &Table : R.Strtab->Lowered)
+          J.value(Table);
+      });
+      J.attributeArray("refused", [&] {
+        for (const StrtabRefusal &Refusal : R.Strtab->Refused)
+          J.object([&] {
+            J.attribute("table", Refusal.Table);
+            J.attribute("reason", Refusal.Reason);
+            J.attribute("text", Refusal.Text);
+            if (Refusal.Function.empty())
+              J.attribute("function", nullptr);
+            else
+              J.attribute("function", Refusal.Function);
+          });
+      });
+    });
   });
   OS << '\n';
 }
@@ -301,13 +358,21 @@ Error kiln::runRelocsCommand(const RelocsCommandOptions &Opts) {
                                "'; expected string, function, data or other",
                            "--class");
   }
-  if (Error E =
-          checkOutputPaths({{Opts.Output, "-o"}}, {{Opts.Input, "input"}}))
+  std::vector<NamedFile> Inputs = {{Opts.Input, "input"}};
+  for (const std::string &Remarks : Opts.Remarks)
+    Inputs.push_back({Remarks, "--remarks"});
+  if (Error E = checkOutputPaths({{Opts.Output, "-o"}}, Inputs))
     return makeToolError(toString(std::move(E)));
   Expected<RelocationAudit> Audit = auditRelocations(Opts.Input);
   if (!Audit)
     return Audit.takeError();
   RelocsReport Report = buildReport(*Audit, Opts, Filter);
+  if (!Opts.Remarks.empty()) {
+    Expected<StrtabDecisions> Decisions = readStrtabRemarks(Opts.Remarks);
+    if (!Decisions)
+      return Decisions.takeError();
+    Report.Strtab = std::move(*Decisions);
+  }
 
   // Opened only now, so a bad input leaves no empty report behind.
   return writeOutputFile(

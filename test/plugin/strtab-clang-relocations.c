@@ -1,12 +1,16 @@
-// With -mllvm -kiln-strtab, clang lowers the string tables of a PIC shared
+// With the plugin loaded (kiln-strtab is on by default; -mllvm -kiln-strtab
+// says so explicitly), clang lowers the string tables of a PIC shared
 // library in its default -O2 pipeline (before RelLookupTableConverter), so
-// the tables' R_X86_64_RELATIVE relocations disappear; without the option
-// the plugin changes nothing.
+// the tables' R_X86_64_RELATIVE relocations disappear.
 // REQUIRES: x86_64-linux
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -fPIC -shared %s -o %t/plain.so
-// RUN: %clang -O2 -fPIC -shared -fpass-plugin=%kiln_plugin %s -o %t/loaded.so
-// RUN: cmp %t/plain.so %t/loaded.so
+// The pass is on wherever the plugin is loaded; -kiln-strtab=false turns it
+// off, and then the plugin changes nothing.
+// RUN: %clang -O2 -fPIC -shared -fpass-plugin=%kiln_plugin -mllvm -kiln-strtab=false \
+// RUN:   %s -o %t/off.so
+// RUN: cmp %t/plain.so %t/off.so
+// RUN: %clang -O2 -fPIC -shared -fpass-plugin=%kiln_plugin %s -o %t/default.so
 // RUN: %clang -O2 -fPIC -shared -fpass-plugin=%kiln_plugin -mllvm -kiln-strtab \
 // RUN:   -Rpass=kiln-strtab %s -o %t/lowered.so 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: llvm-readelf -r %t/plain.so | grep -c R_X86_64_RELATIVE > %t/plain.count
@@ -15,6 +19,7 @@
 // RUN:   sys.argv[1:]); sys.exit(0 if plain - lowered == 8 else \
 // RUN:   'expected 8 fewer relocations, got %%d -> %%d' %% (plain, lowered))" \
 // RUN:   %t/plain.count %t/lowered.count
+// RUN: cmp %t/default.so %t/lowered.so
 //
 // The same happens at ThinLTO pre-link (the module is still per TU).
 // RUN: %clang -O2 -fPIC -flto=thin -fpass-plugin=%kiln_plugin -mllvm -kiln-strtab \

@@ -20,11 +20,14 @@
 ; RUN: llvm-readelf -r %t/thin.so | FileCheck %s --check-prefix=RELOCS
 ; RUN: llvm-nm %t/thin.so | FileCheck %s --check-prefix=LOWERED
 ;
-; Without the option, LLVM's RelLookupTableConverter turns the table into
+; The pass is on by default wherever kiln-lld loads the plugin. With
+; -kiln-strtab=false, LLVM's RelLookupTableConverter turns the table into
 ; 32-bit relative offsets (colors.rel) instead: also relocation-free, but
 ; 4 bytes per entry and no shared strings. Kiln runs before it, at the start
 ; of full LTO, so the converter never sees the table.
-; RUN: kiln-lld -shared %t/full.o -o %t/plain.so
+; RUN: kiln-lld -shared %t/full.o -o %t/default.so
+; RUN: llvm-nm %t/default.so | FileCheck %s --check-prefix=LOWERED
+; RUN: kiln-lld -shared -mllvm -kiln-strtab=false %t/full.o -o %t/plain.so
 ; RUN: llvm-nm %t/plain.so | FileCheck %s --check-prefix=PLAIN
 
 ; COMPILE: string table colors not lowered: it is not local to the module (external linkage)

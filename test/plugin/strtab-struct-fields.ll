@@ -5,12 +5,13 @@
 ; RUN: opt -load-pass-plugin=%kiln_plugin -passes=kiln-strtab -verify-each \
 ; RUN:   -S %s -o - | FileCheck %s
 
-; CHECK: @kv.chars = private unnamed_addr constant [17 x i8] c"alpha\00beta\00gamma\00", align 1
+; The tables of one module share one blob.
+; CHECK: @kv.chars = private unnamed_addr constant [26 x i8] c"alpha\00beta\00gamma\00run\00stop\00", align 1
 ; CHECK: @kv.offsets = private unnamed_addr constant [3 x { i8, i32 }] [{ i8, i32 } { i8 0, i32 1 }, { i8, i32 } { i8 6, i32 2 }, { i8, i32 } { i8 11, i32 3 }], align 4
 ;; Fields reordered by alignment when that is smaller: {i8, i8, ptr, i8}
 ;; (24 bytes) becomes {ptr, i8, i8, i8} (16 bytes).
-; CHECK: @cmds.chars = private unnamed_addr constant [9 x i8] c"run\00stop\00", align 1
-; CHECK: @cmds.offsets = private unnamed_addr constant [2 x { ptr, i8, i8, i8 }] [{ ptr, i8, i8, i8 } { ptr @run, i8 1, i8 0, i8 0 }, { ptr, i8, i8, i8 } { ptr @stop, i8 2, i8 4, i8 1 }], align 8
+; CHECK-NOT: @cmds.chars
+; CHECK: @cmds.offsets = private unnamed_addr constant [2 x { ptr, i8, i8, i8 }] [{ ptr, i8, i8, i8 } { ptr @run, i8 1, i8 17, i8 0 }, { ptr, i8, i8, i8 } { ptr @stop, i8 2, i8 21, i8 1 }], align 8
 
 ; CHECK-LABEL: define ptr @name(
 ; CHECK-SAME:    i64 [[I:%.*]])

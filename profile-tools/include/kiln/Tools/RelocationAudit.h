@@ -149,7 +149,8 @@ enum class StrtabVerdict : uint8_t {
 /// \returns the verdict for \p Object.
 StrtabVerdict getStrtabVerdict(const AuditedObject &Object);
 
-/// \returns the verdict as printed: "removable by kiln-strtab", "exported:
+/// \returns the verdict as printed without kiln-strtab's remarks:
+/// "candidate: the binary cannot show whether a use escapes", "exported:
 /// interface change", ..., or "" for NotAllStrings.
 llvm::StringRef getStrtabVerdictText(StrtabVerdict Verdict);
 

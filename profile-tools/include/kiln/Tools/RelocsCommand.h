@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kiln {
 
@@ -35,6 +36,8 @@ struct RelocsCommandOptions {
   bool Demangle = true;    ///< Demangle C++ names.
   std::string ClassFilter; ///< Only this class's relocations ("": all).
   std::string Output = "-";
+  /// kiln-strtab's YAML remark files of the build, if any.
+  std::vector<std::string> Remarks;
 };
 
 /// Runs `kiln relocs`, writing the report to Opts.Output.

@@ -1,0 +1,41 @@
+; A module-local function receiving elements of the table at one call site
+; and another pointer at another: its argument cannot carry new-table
+; pointers.
+; The table is left as it is, with one missed remark naming the reason.
+; RUN: opt -load-pass-plugin=%kiln_plugin -passes='kiln-strtab,verify' \
+; RUN:   -pass-remarks-missed=kiln-strtab -S %s -o %t.ll 2>%t.err
+; RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
+; RUN: FileCheck %s --input-file=%t.ll
+; RUN: opt -load-pass-plugin=%kiln_plugin -passes=kiln-strtab \
+; RUN:   -pass-remarks-output=%t.yaml -disable-output %s
+; RUN: FileCheck %s --check-prefix=YAML --input-file=%t.yaml
+
+; REMARK:      remark: <unknown>:0:0: string table kw not lowered: an argument or return value that carries addresses into it also carries a pointer from elsewhere (token)
+; REMARK-NOT:  remark:
+; YAML:        --- !Missed
+; YAML-NEXT:   Pass:            kiln-strtab
+; YAML-NEXT:   Name:            ForeignPointer
+; CHECK:       @kw = internal unnamed_addr constant [2 x %struct.kw]
+; CHECK-NOT:   .offsets
+
+%struct.kw = type { ptr, i32 }
+
+@.if = private unnamed_addr constant [3 x i8] c"if\00"
+@.do = private unnamed_addr constant [3 x i8] c"do\00"
+@kw = internal unnamed_addr constant [2 x %struct.kw] [%struct.kw { ptr @.do, i32 1 }, %struct.kw { ptr @.if, i32 2 }]
+
+@other = internal constant %struct.kw { ptr null, i32 3 }
+
+define internal i32 @token(ptr %k) {
+  %f = getelementptr inbounds i8, ptr %k, i64 8
+  %t = load i32, ptr %f
+  ret i32 %t
+}
+
+define i32 @give(i64 %i) {
+  %e = getelementptr inbounds %struct.kw, ptr @kw, i64 %i
+  %a = call i32 @token(ptr %e)
+  %b = call i32 @token(ptr @other)
+  %s = add i32 %a, %b
+  ret i32 %s
+}
