@@ -114,10 +114,9 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   Run.Time = nowUTC();
   Run.Generation = Generation;
   Run.Program = Program;
-  Expected<ProcessResult> R =
-      runProcess(Opts.Command,
-                 {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run",
-                 Setup);
+  Expected<ProcessResult> R = runProcess(
+      Opts.Command, {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run",
+      Setup);
   if (!R) {
     sys::fs::remove_directories(Pending);
     sys::fs::remove(sys::path::parent_path(Pending)); // If empty.

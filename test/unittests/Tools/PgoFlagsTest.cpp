@@ -123,9 +123,8 @@ TEST(PgoFlags, ContextSensitiveBuild) {
       withContextSensitiveInstrumentation(tools(), Final, "/ws/raw/cs");
   EXPECT_EQ(F.Compile, Final.Compile);
   EXPECT_EQ(F.Link, Final.Link);
-  EXPECT_THAT(F.TargetLink,
-              ElementsAre("-fuse-ld=" + tools().KilnLLD,
-                          "-fcs-profile-generate=/ws/raw/cs"));
+  EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=" + tools().KilnLLD,
+                                        "-fcs-profile-generate=/ws/raw/cs"));
   // Only with ThinLTO and the order.
   PgoTransforms T;
   EXPECT_TRUE(T.usesContextSensitiveRelink());
