@@ -287,7 +287,7 @@ EXPAT_BUILDS = {
                         "xmlwf/xmlwf"),
     "expat-cmake": (CMakeBuild(["-DEXPAT_SHARED_LIBS=OFF", "-DEXPAT_BUILD_DOCS=OFF",
                                 "-DEXPAT_BUILD_EXAMPLES=OFF", "-DEXPAT_BUILD_TESTS=OFF"]),
-                    "b/xmlwf"),
+                    "b/xmlwf/xmlwf"),
 }
 
 
