@@ -106,7 +106,8 @@ namespace {
 /// when told the command has ended (the input may stay open, silent).
 class StdinCopier {
 public:
-  StdinCopier(int PipeWrite, int CopyFile) : PipeWrite(PipeWrite), Copy(CopyFile) {
+  StdinCopier(int PipeWrite, int CopyFile)
+      : PipeWrite(PipeWrite), Copy(CopyFile) {
     if (::pipe2(Stop, O_CLOEXEC) != 0)
       Stop[0] = Stop[1] = -1;
     Thread = std::thread([this] { copy(); });
@@ -223,8 +224,9 @@ runProcess(ArrayRef<std::string> Command,
       posix_spawnattr_destroy(&Attr);
       sigaction(SIGINT, &OldInt, nullptr);
       sigaction(SIGQUIT, &OldQuit, nullptr);
-      return makeToolError(Step + ": cannot keep a copy of the standard "
-                                  "input: " +
+      return makeToolError(Step +
+                               ": cannot keep a copy of the standard "
+                               "input: " +
                                EC.message(),
                            Setup.CopyStdinTo);
     }
@@ -404,8 +406,8 @@ static std::string libtoolObjectFor(StringRef Object) {
   // anything else by that name is the project's and stays.
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(Lo, /*IsText=*/true);
-  if (!Buf || !(*Buf)->getBuffer().take_front(256).contains(
-                  "- a libtool object file"))
+  if (!Buf ||
+      !(*Buf)->getBuffer().take_front(256).contains("- a libtool object file"))
     return "";
   return std::string(Lo);
 }
