@@ -27,12 +27,25 @@ the same build without it: the instrument phases compile with the same
 flags.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--program sample|zstd] [--variants LIST]
+                            [--program sample|zstd|expat-autotools|expat-cmake]
+                            [--variants LIST]
                             [--stale-revision N] [--overhead-rounds N]
 
 --program zstd runs the same comparison on zstd (Debian's source package,
 fetched with `apt-get source`, lib/programs.py), with a plain Makefile of the
 same shape; its held-out run compresses other data at another level.
+
+--program expat-autotools and --program expat-cmake build expat 2.5's xmlwf
+(Debian's source package) by the project's own build instead of a generated
+Makefile, for the flow and for stock alike: `./configure --disable-shared
+... && make -jN` (configure generated first by its buildconf.sh, as a
+release tarball ships it), or `cmake -S . -B b -DEXPAT_SHARED_LIBS=OFF ...
+&& cmake --build b -jN`. The stock builds pass their compilers and flags as
+configure variables (CC, CFLAGS, LDFLAGS) or CMake cache variables
+(CMAKE_C_COMPILER, CMAKE_C_FLAGS, CMAKE_EXE_LINKER_FLAGS). Each run writes
+xmlwf's canonical copy of its document (-d out), which is part of the
+output compared; the held-out run parses an ISO-8859-1 document with
+namespace processing (lib/programs.py, expat_scenarios).
 
 --variants runs `kiln pgo optimize` once per named variant on the same
 training (the workspace is reused; optimize removes the previous build's
@@ -59,6 +72,7 @@ import hashlib
 import json
 import os
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -89,20 +103,106 @@ VARIANTS = {
 }
 
 
+class MakeBuild:
+    """The build of a tree with the plain Makefile write_makefile writes:
+    `make -jN`, the compilers and the extra flags as make variables."""
+
+    def command(self, jobs: int, tools: dict | None = None, extra: str = "",
+                ldextra: str = "") -> list[str]:
+        cmd = ["make", "-j%d" % jobs]
+        if tools:
+            cmd += ["CC=" + tools["clang"], "CXX=" + tools["clangxx"]]
+        if extra:
+            cmd.append("EXTRA=" + extra)
+        if ldextra:
+            cmd.append("LDEXTRA=" + ldextra)
+        return cmd
+
+
+class AutotoolsBuild:
+    """A project's own autotools build in its tree: `./configure OPTIONS &&
+    make -jN`. The compilers, archiver and flags of the stock build are
+    configure's variables; CFLAGS keeps autoconf's default `-g -O2` in front
+    of the extra flags, and libtool links with CFLAGS and LDFLAGS."""
+
+    def __init__(self, options: list[str]):
+        self.options = options
+
+    def command(self, jobs: int, tools: dict | None = None, extra: str = "",
+                ldextra: str = "") -> list[str]:
+        configure = ["./configure"] + self.options
+        if tools:
+            configure += ["CC=" + tools["clang"], "CXX=" + tools["clangxx"],
+                          "AR=" + tools["ar"], "RANLIB=" + tools["ranlib"]]
+        if extra:
+            configure += ["CFLAGS=-g -O2 " + extra, "CXXFLAGS=-g -O2 " + extra]
+        if ldextra:
+            configure.append("LDFLAGS=" + ldextra)
+        return ["sh", "-c", "%s && make -j%d" % (shlex.join(configure), jobs)]
+
+
+class CMakeBuild:
+    """A project's own CMake build: `cmake -S . -B b OPTIONS && cmake --build
+    b -jN`. The stock build's compilers, archiver and flags are cache
+    variables (CMake links executables with CMAKE_C_FLAGS too); without a
+    build type the project's flags carry no -O, so the stock flags start
+    with the -O2 that `kiln pgo` puts in front of every compile."""
+
+    def __init__(self, options: list[str]):
+        self.options = options
+
+    def command(self, jobs: int, tools: dict | None = None, extra: str = "",
+                ldextra: str = "") -> list[str]:
+        configure = ["cmake", "-S", ".", "-B", "b"] + self.options
+        if tools:
+            configure += ["-DCMAKE_C_COMPILER=" + tools["clang"],
+                          "-DCMAKE_CXX_COMPILER=" + tools["clangxx"],
+                          "-DCMAKE_AR=" + tools["ar"], "-DCMAKE_RANLIB=" + tools["ranlib"]]
+        if extra:
+            configure += ["-DCMAKE_C_FLAGS=-O2 " + extra, "-DCMAKE_CXX_FLAGS=-O2 " + extra]
+        if ldextra:
+            configure.append("-DCMAKE_EXE_LINKER_FLAGS=" + ldextra)
+        return ["sh", "-c", "%s && %s" % (shlex.join(configure), shlex.join(
+            ["cmake", "--build", "b", "-j%d" % jobs]))]
+
+
 class Program:
-    """What the flow builds: a source tree with a plain Makefile, the
-    executable's name, the training scenarios, the measured ones (the
-    training's plus `heldout`, which no training runs) and the input files
-    they read (written next to the executable)."""
+    """What the flow builds: a source tree and its build (a plain Makefile by
+    default), the executable's name and its path in the built tree, the
+    training scenarios, the measured ones (the training's plus `heldout`,
+    which no training runs), the input files they read (written next to the
+    executable) and the directory, if any, into which the runs write the
+    files that are part of their output."""
 
     def __init__(self, src: Path, exe: str, scenarios: dict, measured: dict,
-                 inputs: dict):
+                 inputs: dict, build=None, built: str | None = None,
+                 output_dir: str | None = None):
         self.src, self.exe, self.scenarios = src, exe, scenarios
         self.measured, self.inputs = measured, inputs
+        self.build = build or MakeBuild()
+        self.built = built or exe
+        self.output_dir = output_dir
 
     def stage_inputs(self, into: Path) -> None:
         for name, data in self.inputs.items():
             (into / name).write_bytes(data)
+        self.clear_output(into)
+
+    def clear_output(self, cwd: Path) -> None:
+        """Empties the output directory (creates it), so that what a run
+        wrote is all it holds afterwards."""
+        if self.output_dir:
+            shutil.rmtree(cwd / self.output_dir, ignore_errors=True)
+            (cwd / self.output_dir).mkdir()
+
+    def output(self, proc: subprocess.CompletedProcess, cwd: Path) -> bytes:
+        """A run's output: its standard output, then each file it wrote into
+        the output directory (name and contents, sorted by name)."""
+        out = proc.stdout
+        if self.output_dir:
+            for path in sorted((cwd / self.output_dir).iterdir()):
+                out += b"\n== %s ==\n" % path.name.encode() + path.read_bytes()
+        return out
 
 
 def log(msg: str) -> None:
@@ -181,6 +281,62 @@ def zstd_program(work: Path) -> Program:
                    desc["inputs"])
 
 
+# The project's own builds of expat 2.5: its shared library, manual page
+# (docbook2man), examples and tests off; the static library and xmlwf on.
+EXPAT_BUILDS = {
+    "expat-autotools": (AutotoolsBuild(["--disable-shared", "--without-docbook",
+                                        "--without-examples", "--without-tests"]),
+                        "xmlwf/xmlwf"),
+    "expat-cmake": (CMakeBuild(["-DEXPAT_SHARED_LIBS=OFF", "-DEXPAT_BUILD_DOCS=OFF",
+                                "-DEXPAT_BUILD_EXAMPLES=OFF", "-DEXPAT_BUILD_TESTS=OFF"]),
+                    "b/xmlwf/xmlwf"),
+}
+
+
+def expat_program(work: Path, kind: str) -> Program:
+    """expat's tree, built by its autotools or its CMake build. The Debian
+    source has no configure script: it is generated once here (buildconf.sh,
+    autoreconf), as a release tarball ships it, so that both builds of the
+    comparison start from the same configured-nowhere tree."""
+    try:
+        desc = programs.expat(work, log)
+    except programs.FetchError as e:
+        raise Step("expat: %s" % e)
+    src = work / "app"
+    shutil.copytree(desc["dir"], src, symlinks=True)
+    build, built = EXPAT_BUILDS[kind]
+    if isinstance(build, AutotoolsBuild) and not (src / "configure").exists():
+        if shutil.which("autoreconf") is None or shutil.which("libtoolize") is None:
+            raise Step("expat: generating configure needs autoconf, automake and libtool "
+                       "(apt-get install autoconf automake libtool)")
+        run(["bash", "./buildconf.sh"], src, work / "logs" / "buildconf.log")
+    if isinstance(build, CMakeBuild):
+        # Debian's security patches test `#if XML_DTD == 1`, which the
+        # autotools header satisfies (`#define XML_DTD 1`) but CMake's
+        # template does not (`#cmakedefine XML_DTD` defines it empty): as
+        # fetched, the CMake build fails for any compiler. Give the template
+        # the autotools value.
+        header = src / "expat_config.h.cmake"
+        text = header.read_text()
+        if "#cmakedefine XML_DTD\n" in text:
+            header.write_text(text.replace("#cmakedefine XML_DTD\n",
+                                           "#cmakedefine XML_DTD 1\n"))
+    sc = desc["scenarios"]
+    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
+                   desc["inputs"], build=build, built=built, output_dir=desc["output_dir"])
+
+
+def strip_debug_info(exe: Path, tools: dict) -> None:
+    """Removes the DWARF of a program built with -g (autoconf's default
+    CFLAGS), which this valgrind cannot read; the symbol table and every
+    allocated section, .text included, stay as they are. A program without
+    debug sections is left untouched."""
+    sections = subprocess.run([tools["readelf"], "-S", "-W", str(exe)], capture_output=True,
+                              text=True, check=True).stdout
+    if " .debug_" in sections:
+        subprocess.run([tools["objcopy"], "--strip-debug", str(exe)], check=True)
+
+
 def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dict:
     """Runs every measured scenario natively and under callgrind from one
     directory (the same path length for every program) and counts pages."""
@@ -191,17 +347,20 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
     prog.stage_inputs(stage)
     staged = stage / prog.exe
     shutil.copy2(exe, staged)
+    strip_debug_info(staged, tools)
     logs = work / "logs" / name
     outputs = {}
     for mode, args in prog.measured.items():
+        prog.clear_output(stage)
         proc, _, _ = run(["./" + prog.exe] + args, stage, logs / ("run-%s.log" % mode))
-        outputs[mode] = proc.stdout
+        outputs[mode] = prog.output(proc, stage)
     for mode, args in prog.measured.items():
+        prog.clear_output(stage)
         out = logs / ("callgrind.%s.out" % mode)
         proc, _, _ = run([tools["valgrind"], "--tool=callgrind", "--dump-instr=yes",
                           "--callgrind-out-file=%s" % out, "./" + prog.exe] + args,
                          stage, logs / ("callgrind-%s.log" % mode))
-        if proc.stdout != outputs[mode]:
+        if prog.output(proc, stage) != outputs[mode]:
             raise Step("[%s] output under valgrind differs from the native run" % name)
     info = pages.read_binary(str(staged), tools["readelf"], tools["objdump"])
     startup = pages.startup_pages(pages.read_callgrind(str(logs / "callgrind.startup.out")),
@@ -230,14 +389,14 @@ def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:
     kiln = str(Path(args.kiln_bin) / "kiln")
     logs = work / "logs" / name
     times = {}
-    log("%s: kiln pgo instrument -- make" % name)
+    log("%s: kiln pgo instrument -- %s" % (name, prog.build.command(args.jobs)[0]))
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
-        [kiln, "pgo", "instrument", "--", "make", "-j%d" % args.jobs], app,
+        [kiln, "pgo", "instrument", "--"] + prog.build.command(args.jobs), app,
         logs / "instrument.log")
     for mode, margs in prog.scenarios.items():
         log("%s: kiln pgo run --scenario=%s" % (name, mode))
         _, times["run_%s_wall_s" % mode], times["run_%s_cpu_s" % mode] = run(
-            [kiln, "pgo", "run", "--scenario=" + mode, "--", "./" + prog.exe] + margs, app,
+            [kiln, "pgo", "run", "--scenario=" + mode, "--", "./" + prog.built] + margs, app,
             logs / ("run-%s.log" % mode))
     return app, times
 
@@ -267,13 +426,10 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
     logs = work / "logs" / app.name
     plugin = subprocess.run([kiln, "print-plugin-path"], capture_output=True, text=True,
                             check=True).stdout.strip()
-    make = ["make", "-j%d" % args.jobs]
-    if extra:
-        make.append("EXTRA=" + extra.format(plugin=plugin))
-    if ldextra:
-        make.append("LDEXTRA=" + ldextra)
-    log("%s: kiln pgo optimize %s-- make (%s)" % (app.name, "".join(o + " " for o in options),
-                                                  variant))
+    make = prog.build.command(args.jobs, extra=extra.format(plugin=plugin),
+                              ldextra=ldextra)
+    log("%s: kiln pgo optimize %s-- %s (%s)" % (app.name, "".join(o + " " for o in options),
+                                                make[0], variant))
     times = dict(times)
     _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
         [kiln, "pgo", "optimize"] + options + ["--"] + make, app,
@@ -282,7 +438,7 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
     (work / ("%s-status-%s.txt" % (app.name, variant))).write_bytes(status.stdout)
     exe = work / "programs" / ("%s-%s" % (app.name, variant)) / prog.exe
     exe.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(app / prog.exe, exe)
+    shutil.copy2(app / prog.built, exe)
     # kiln pgo optimize writes kiln report's page at its end; the next
     # variant's optimize replaces it, so each variant keeps a copy.
     report = app / ".kiln" / "report"
@@ -302,16 +458,15 @@ def stock(train: Program, build: Program, work: Path, args, tools: dict,
     train.stage_inputs(app)
     logs = work / "logs" / name
     raw = app / "raw"
-    make = ["make", "-j%d" % args.jobs, "CC=" + tools["clang"], "CXX=" + tools["clangxx"]]
     times = {}
     gen = "-fprofile-generate=%s -ftemporal-profile" % raw
     log("%s: instrumented build" % name)
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
-        make + ["EXTRA=" + gen, "LDEXTRA=-fuse-ld=%s" % tools["ldlld"]], app,
+        train.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
         logs / "instrument.log")
     for mode, margs in train.scenarios.items():
         env = dict(os.environ, LLVM_PROFILE_FILE=str(raw / ("%s-%%p-%%m.profraw" % mode)))
-        run(["./" + train.exe] + margs, app, logs / ("run-%s.log" % mode), env=env)
+        run(["./" + train.built] + margs, app, logs / ("run-%s.log" % mode), env=env)
     raws = sorted(str(p) for p in raw.glob("*.profraw"))
     merged = work / (name + ".profdata")
     run([tools["profdata"], "merge", "-o", str(merged)] + raws, app, logs / "merge.log")
@@ -319,9 +474,10 @@ def stock(train: Program, build: Program, work: Path, args, tools: dict,
     shutil.copytree(build.src, app, symlinks=True)
     log("%s: PGO + ThinLTO build" % name)
     _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
-        make + ["EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin" % merged,
-                "LDEXTRA=-fuse-ld=%s" % tools["ldlld"]], app, logs / "optimize.log")
-    return {"exe": app / build.exe, "times": times}
+        build.build.command(args.jobs, tools,
+                            "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % merged,
+                            "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
+    return {"exe": app / build.built, "times": times}
 
 
 def overhead(prog: Program, work: Path, args, tools: dict) -> list[float]:
@@ -341,12 +497,11 @@ def overhead(prog: Program, work: Path, args, tools: dict) -> list[float]:
             shutil.copytree(prog.src, app, symlinks=True)
             logs = work / "logs" / ("overhead-%d-%s" % (r, kind))
             if kind == "flow":
-                cmd = [kiln, "pgo", "instrument", "--", "make", "-j%d" % args.jobs]
+                cmd = [kiln, "pgo", "instrument", "--"] + prog.build.command(args.jobs)
             else:
                 gen = "-fprofile-generate=%s -ftemporal-profile" % (app / "raw")
-                cmd = ["make", "-j%d" % args.jobs, "CC=" + tools["clang"],
-                       "CXX=" + tools["clangxx"], "EXTRA=-O2 " + gen,
-                       "LDEXTRA=-fuse-ld=%s" % tools["ldlld"]]
+                cmd = prog.build.command(args.jobs, tools, "-O2 " + gen,
+                                         "-fuse-ld=%s" % tools["ldlld"])
             _, _, cpu[kind] = run(cmd, app, logs / "build.log")
         ratios.append(cpu["flow"] / cpu["stock"])
         log("overhead round %d: flow %.2f s, plain %.2f s CPU (%.4f)" % (
@@ -392,7 +547,8 @@ def main(argv=None) -> int:
     ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--program", choices=("sample", "zstd"), default="sample")
+    ap.add_argument("--program", choices=("sample", "zstd") + tuple(EXPAT_BUILDS),
+                    default="sample")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--variants", default="default",
                     help="comma-separated optimize variants: %s" % ", ".join(VARIANTS))
@@ -415,8 +571,10 @@ def main(argv=None) -> int:
         ap.error("--stale-revision needs --program sample (it edits the generator's model)")
     llvm = Path(args.llvm_bin)
     tools = {"clang": str(llvm / "clang"), "clangxx": str(llvm / "clang++"),
-             "ldlld": str(llvm / "ld.lld"), "profdata": str(llvm / "llvm-profdata"),
+             "ldlld": str(llvm / "ld.lld"), "ar": str(llvm / "llvm-ar"),
+             "ranlib": str(llvm / "llvm-ranlib"), "profdata": str(llvm / "llvm-profdata"),
              "readelf": str(llvm / "llvm-readelf"), "objdump": str(llvm / "llvm-objdump"),
+             "objcopy": str(llvm / "llvm-objcopy"),
              "size": str(llvm / "llvm-size"), "valgrind": shutil.which("valgrind") or "valgrind"}
     work = Path(args.work_dir).resolve()
     if work.exists():
@@ -426,7 +584,12 @@ def main(argv=None) -> int:
     results = {}
     stale_rows = None
     try:
-        prog = sample_program(work, args) if args.program == "sample" else zstd_program(work)
+        if args.program == "sample":
+            prog = sample_program(work, args)
+        elif args.program == "zstd":
+            prog = zstd_program(work)
+        else:
+            prog = expat_program(work, args.program)
         ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []
 
         def add(name: str, measured_prog: Program, build: dict) -> None:

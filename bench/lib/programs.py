@@ -146,4 +146,95 @@ def zstd(work: Path, log: Callable[[str], None]) -> dict:
     }
 
 
+# A few words with Latin-1 letters, so that every document (UTF-8 or
+# ISO-8859-1) carries multi-byte or high-byte characters.
+_XML_WORDS = ["kiln", "glaze", "clay", "caf\u00e9", "na\u00efve", "\u00fcber",
+              "se\u00f1or", "fa\u00e7ade", "r\u00f4le", "kiln-fired", "ware"]
+
+
+def _xml(size: int, seed: int, encoding: str = "UTF-8", max_depth: int = 3) -> bytes:
+    """A deterministic, well-formed XML document of at least SIZE bytes: an
+    internal DTD subset with general entities and an attribute default, a
+    default and a prefixed namespace, and records whose elements carry
+    attributes, character and entity references, CDATA sections, comments
+    and processing instructions, nested up to MAX_DEPTH levels."""
+    rng = random.Random(seed)
+    words = _XML_WORDS + ["".join(rng.choice("etaoinshrdlucmfwypvbgkqjxz")
+                                  for _ in range(rng.randint(2, 9))) for _ in range(400)]
+
+    def phrase(n: int) -> str:
+        return " ".join(words[min(int(rng.paretovariate(1.1)) - 1, len(words) - 1)]
+                        for _ in range(n))
+
+    def element(depth: int, out: list[str]) -> None:
+        ident = rng.randint(1, 10 ** 6)
+        out.append('<item id="i%d" m:rank="%d" label="%s &amp; %s">' % (
+            ident, rng.randint(0, 99), phrase(1), phrase(1)))
+        out.append("<m:name xml:lang=\"en\">%s &vendor; &#233;&#x263A;</m:name>" % phrase(3))
+        choice = rng.random()
+        if choice < 0.3:
+            out.append("<note><![CDATA[%s <raw> & %s]]></note>" % (phrase(4), phrase(2)))
+        elif choice < 0.5:
+            out.append("<!-- %s -->" % phrase(5))
+        elif choice < 0.6:
+            out.append("<?render %s?>" % phrase(2))
+        else:
+            out.append("<desc>%s &lt;%s&gt; &motto;</desc>" % (phrase(8), phrase(1)))
+        out.append('<price currency="EUR">%d.%02d</price>' % (rng.randint(1, 999),
+                                                              rng.randint(0, 99)))
+        if depth < max_depth and rng.random() < 0.7:
+            for _ in range(rng.randint(1, 2)):
+                element(depth + 1, out)
+        out.append("<empty m:flag=\"%d\"/></item>\n" % rng.randint(0, 1))
+
+    out = ['<?xml version="1.0" encoding="%s"?>\n' % encoding,
+           "<!DOCTYPE catalog [\n"
+           '  <!ENTITY vendor "Kiln &#38;#38; Sons">\n'
+           '  <!ENTITY motto "<em>fired</em> clay">\n'
+           '  <!ATTLIST item status CDATA "active">\n'
+           "]>\n",
+           '<catalog xmlns="urn:kiln:catalog" xmlns:m="urn:kiln:meta">\n']
+    n = sum(map(len, out))
+    while n < size:
+        record: list[str] = []
+        element(1, record)
+        out.extend(record)
+        n += sum(map(len, record))
+    out.append("</catalog>\n")
+    return "".join(out).encode({"UTF-8": "utf-8", "ISO-8859-1": "latin-1"}[encoding])
+
+
+def expat_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes]]:
+    """xmlwf's scenarios (program arguments) and the input files they read.
+
+    Every run writes the canonical copy of its document into `out/` (xmlwf
+    -d), the output compared across builds. Startup parses a 2 KiB
+    document; the steady state a 4 MiB one (UTF-8, nesting up to 3 levels).
+    The held-out run parses a 2 MiB ISO-8859-1 document, generated with
+    another seed and nested up to 8 levels, with namespace processing on
+    (-n): the same parser on another encoding and other code paths of the
+    namespace handling, which no training run takes.
+    """
+    scenarios = {"startup": ["-d", "out", "small.xml"],
+                 "steady": ["-d", "out", "big.xml"],
+                 "heldout": ["-n", "-d", "out", "held-out.xml"]}
+    inputs = {"small.xml": _xml(2048, 1), "big.xml": _xml(4 << 20, 2),
+              "held-out.xml": _xml(2 << 20, 3, "ISO-8859-1", 8)}
+    return scenarios, inputs
+
+
+def expat(work: Path, log: Callable[[str], None]) -> dict:
+    """expat 2.5 (Debian package `expat`): the source tree of the library and
+    its xmlwf tool (the `expat/` directory, with its own configure.ac and
+    CMakeLists.txt), built by the project's own build system, and xmlwf's
+    scenarios (see expat_scenarios)."""
+    tree = fetch_source("expat", work / "src-expat", log) / "expat"
+    for name in ("configure.ac", "CMakeLists.txt", "xmlwf/xmlwf.c"):
+        if not (tree / name).is_file():
+            raise FetchError("missing %s in %s" % (name, tree))
+    scenarios, inputs = expat_scenarios()
+    return {"name": "expat", "dir": tree, "exe_name": "xmlwf", "scenarios": scenarios,
+            "inputs": inputs, "output_dir": "out"}
+
+
 PROGRAMS = {"zstd": zstd}

@@ -391,20 +391,51 @@ BuildLog readBuildLog(StringRef Path) {
   return Log;
 }
 
+/// \returns the path of the libtool object file (`dir/name.lo`) that
+/// describes \p Object (`dir/name.o`, or `dir/.libs/name.o` for its PIC
+/// copy), or "" if \p Object is not an object or has none.
+static std::string libtoolObjectFor(StringRef Object) {
+  if (!Object.ends_with(".o"))
+    return "";
+  SmallString<256> Dir = sys::path::parent_path(Object);
+  if (sys::path::filename(Dir) == ".libs")
+    sys::path::remove_filename(Dir);
+  SmallString<256> Lo = Dir;
+  sys::path::append(Lo, sys::path::stem(Object) + ".lo");
+  // libtool writes the header `# name.lo - a libtool object file` itself;
+  // anything else by that name is the project's and stays.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Lo, /*IsText=*/true);
+  if (!Buf ||
+      !(*Buf)->getBuffer().take_front(256).contains("- a libtool object file"))
+    return "";
+  return std::string(Lo);
+}
+
 /// Removes the objects and programs that earlier phases compiled or linked
 /// through the wrapper, so that the build system rebuilds them with this
-/// phase's flags (they are up to date by its timestamps). \returns how many.
+/// phase's flags (they are up to date by its timestamps). An object that
+/// libtool compiled goes with its `.lo` file: that, not the object, is the
+/// Makefile's target, and while it stands make would neither compile the
+/// source again nor rebuild the archive that holds the earlier phase's
+/// objects. \returns how many files were removed.
 unsigned removeEarlierOutputs(const Workspace &WS) {
   unsigned Removed = 0;
+  auto RemoveRegularFile = [&Removed](StringRef File) {
+    sys::fs::file_status Status;
+    if (sys::fs::status(File, Status) ||
+        Status.type() != sys::fs::file_type::regular_file)
+      return;
+    if (!sys::fs::remove(File))
+      ++Removed;
+  };
   for (const char *Phase : {"instrument", "optimize"}) {
     BuildLog Log = readBuildLog(WS.path(Twine(Phase) + "/build.log"));
     for (const std::string &File : Log.Outputs) {
-      sys::fs::file_status Status;
-      if (sys::fs::status(File, Status) ||
-          Status.type() != sys::fs::file_type::regular_file)
-        continue;
-      if (!sys::fs::remove(File))
-        ++Removed;
+      std::string Lo = libtoolObjectFor(File);
+      RemoveRegularFile(File);
+      if (!Lo.empty())
+        RemoveRegularFile(Lo);
     }
   }
   return Removed;
