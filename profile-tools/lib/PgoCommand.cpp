@@ -38,7 +38,7 @@ static const char *const Usage =
     "       kiln pgo run --scenario=NAME [--keep-failed] [--workspace=DIR] "
     "-- <command>\n"
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
-    "[--workspace=DIR] -- <build command>\n"
+    "[--no-strtab] [--workspace=DIR] -- <build command>\n"
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
 
@@ -83,12 +83,14 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       continue;
     }
     if (IsOptimize && (A == "--no-split" || A == "--no-order" ||
-                       A == "--no-lto" || A == "--no-cs")) {
+                       A == "--no-lto" || A == "--no-cs" ||
+                       A == "--no-strtab")) {
       O.Switches.push_back(A.str());
-      (A == "--no-split"   ? O.Transforms.Split
-       : A == "--no-order" ? O.Transforms.Order
-       : A == "--no-cs"    ? O.Transforms.ContextSensitive
-                           : O.Transforms.ThinLTO) = false;
+      (A == "--no-split"    ? O.Transforms.Split
+       : A == "--no-order"  ? O.Transforms.Order
+       : A == "--no-cs"     ? O.Transforms.ContextSensitive
+       : A == "--no-strtab" ? O.Transforms.StringTables
+                            : O.Transforms.ThinLTO) = false;
       continue;
     }
     return makeToolError("unknown option '" + A + "' for 'kiln pgo " +

@@ -45,11 +45,15 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   if (Transforms.ThinLTO) {
     F.Compile.push_back("-flto=thin");
     F.UnprofiledCompile.push_back("-flto=thin");
-  } else if (Transforms.Split)
+  } else if (Transforms.Split) {
     // Without LTO the splitter runs in each compile: the plugin sets its
     // options there.
     F.Compile.insert(F.Compile.end(), {"-fpass-plugin=" + Tools.Plugin,
                                        "-mllvm", "-kiln-split-functions"});
+    // The plugin's default passes run there too.
+    if (!Transforms.StringTables)
+      F.Compile.insert(F.Compile.end(), {"-mllvm", "-kiln-strtab=false"});
+  }
   // The linker orders sections: without LTO (whose code generation always
   // emits one section a function) each function needs its own.
   if (!Transforms.ThinLTO && Transforms.Order) {
@@ -77,6 +81,9 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   }
   if (Transforms.Split && Transforms.ThinLTO)
     F.TargetLink.push_back("-Wl,-mllvm,-kiln-split-functions");
+  // kiln-lld loads the plugin, whose string-table pass is on by default.
+  if (!Transforms.StringTables)
+    F.TargetLink.push_back("-Wl,-mllvm,-kiln-strtab=false");
   return F;
 }
 

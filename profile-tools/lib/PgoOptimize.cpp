@@ -390,6 +390,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
         << (B->ContextSensitive == "done"
                 ? "order from context-sensitive profiles"
                 : "order from the training profiles");
+  if (!Opts.Transforms.StringTables)
+    Out << ", no string tables";
   Out << '\n';
   // The report reads what the build recorded; the build succeeded whether
   // or not it can be written.

@@ -86,6 +86,24 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.TargetLink, IsEmpty());
   }
   {
+    // --no-strtab: the plugin's default string-table pass is turned off
+    // where the plugin is loaded: in kiln-lld, and in the compiles that
+    // load it (--no-lto with splitting).
+    PgoTransforms T;
+    T.StringTables = false;
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-kiln-strtab=false"));
+    EXPECT_THAT(F.Compile, Not(Contains("-kiln-strtab=false")));
+    T.ThinLTO = false;
+    F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.Compile, Contains("-kiln-strtab=false"));
+    // No plugin anywhere: nothing to turn off.
+    T = PgoTransforms();
+    T.StringTables = T.Order = T.Split = false;
+    F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.TargetLink, IsEmpty());
+  }
+  {
     // --no-lto: the plugin splits in each compile.
     PgoTransforms T;
     T.ThinLTO = false;

@@ -44,6 +44,9 @@ struct PgoTransforms {
   /// more instrumented link and a replay of the training runs, then the
   /// final link (off: `--no-cs`). Needs ThinLTO and the order.
   bool ContextSensitive = true;
+  /// kiln-strtab, which runs by default wherever Kiln's plugin is loaded
+  /// (off: `--no-strtab`, which sets `-kiln-strtab=false` there).
+  bool StringTables = true;
 
   /// \returns true if the context-sensitive relink takes place.
   bool usesContextSensitiveRelink() const {
