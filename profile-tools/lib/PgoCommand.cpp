@@ -82,9 +82,9 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       O.KeepFailed = true;
       continue;
     }
-    if (IsOptimize && (A == "--no-split" || A == "--no-order" ||
-                       A == "--no-lto" || A == "--no-cs" ||
-                       A == "--no-strtab")) {
+    if (IsOptimize &&
+        (A == "--no-split" || A == "--no-order" || A == "--no-lto" ||
+         A == "--no-cs" || A == "--no-strtab")) {
       O.Switches.push_back(A.str());
       (A == "--no-split"    ? O.Transforms.Split
        : A == "--no-order"  ? O.Transforms.Order
