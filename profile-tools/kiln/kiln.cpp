@@ -20,6 +20,7 @@
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/EdgeList.h"
 #include "kiln/Sources/LinkerInputs.h"
+#include "kiln/Sources/ReaderDiagnostics.h"
 #include "kiln/Support/OutputFile.h"
 #include "kiln/Support/PluginLocation.h"
 #include "kiln/Support/ToolError.h"
@@ -808,6 +809,7 @@ int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   // Corrupt inputs can fault inside LLVM's readers; turn that into errors.
   CrashRecoveryContext::Enable();
+  kiln::enableQuietAllocationFailuresInGuardedReads();
   cl::SetVersionPrinter(printVersion);
   // libLLVM registers hundreds of global options; `kiln --help` shows Kiln's.
   for (cl::SubCommand *Sub : cl::getRegisteredSubcommands())

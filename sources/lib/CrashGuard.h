@@ -24,10 +24,31 @@
 
 namespace kiln {
 
-/// \returns Read(), or OnCrash() if Read faulted or aborted.
+/// While at least one object of this class lives, an allocation that fails
+/// inside a CrashRecoveryContext (a corrupt file's size that LLVM's reader
+/// believes) ends that context quietly, as a fault would, instead of
+/// printing `LLVM ERROR: out of memory` before the caller's own diagnostic.
+/// Elsewhere (another thread, no context) it ends the process as LLVM's
+/// default does. Only in a tool that asked for it
+/// (enableQuietAllocationFailuresInGuardedReads): a host such as lld or
+/// clang keeps its own handlers.
+class QuietAllocationFailures {
+public:
+  QuietAllocationFailures();
+  ~QuietAllocationFailures();
+  QuietAllocationFailures(const QuietAllocationFailures &) = delete;
+  QuietAllocationFailures &operator=(const QuietAllocationFailures &) = delete;
+
+private:
+  bool Installed = false;
+};
+
+/// \returns Read(), or OnCrash() if Read faulted, aborted or ran out of
+/// memory.
 template <typename ReadT, typename OnCrashT>
 auto runGuarded(ReadT Read, OnCrashT OnCrash) -> decltype(Read()) {
   std::optional<decltype(Read())> Result;
+  QuietAllocationFailures Quiet;
   llvm::CrashRecoveryContext CRC;
   if (!CRC.RunSafely([&] { Result.emplace(Read()); }))
     return OnCrash();

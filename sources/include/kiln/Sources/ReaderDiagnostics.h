@@ -42,6 +42,14 @@ private:
   std::string FirstError;
 };
 
+/// For a tool that enables llvm::CrashRecoveryContext, once, before its
+/// reads: from then on an allocation that fails inside a guarded read (a
+/// corrupt file's size that an LLVM reader believes) ends that read as a
+/// fault does, and the caller reports the file as corrupt, instead of LLVM
+/// printing `LLVM ERROR: out of memory` first. Hosts such as clang and lld
+/// never call it, so their own handlers stay.
+void enableQuietAllocationFailuresInGuardedReads();
+
 } // namespace kiln
 
 #endif // KILN_SOURCES_READERDIAGNOSTICS_H
