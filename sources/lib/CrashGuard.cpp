@@ -19,14 +19,13 @@
 
 using namespace llvm;
 
-namespace {
 // The handler is process-wide: guards on several threads share one
 // installation, counted.
-std::atomic<bool> QuietInGuardedReads{false};
-std::mutex HandlerLock;
-unsigned HandlerUsers = 0;
+static std::atomic<bool> QuietInGuardedReads{false};
+static std::mutex HandlerLock;
+static unsigned HandlerUsers = 0;
 
-void onAllocationFailure(void *, const char *Reason, bool) {
+static void onAllocationFailure(void *, const char *Reason, bool) {
   if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent())
     CRC->HandleExit(1);
   // LLVM's default, which must not allocate either.
@@ -38,7 +37,6 @@ void onAllocationFailure(void *, const char *Reason, bool) {
   }
   std::abort();
 }
-} // namespace
 
 void kiln::enableQuietAllocationFailuresInGuardedReads() {
   QuietInGuardedReads = true;
