@@ -314,6 +314,24 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                               "optimize: merge the compile profile"))
     return E;
 
+  // Sources edited since the training: the order still comes from runs of
+  // the new build (the context-sensitive replay), but the compile profile
+  // is the old one, and splitting moves out the blocks the old training
+  // never ran, which the new code may run (docs/benchmarks.md, "A stale
+  // profile").
+  std::string ChangedExample;
+  if (unsigned Changed = countChangedSources(*M->Instrument, ChangedExample))
+    Err << "kiln: warning: optimize: " << Changed << " of "
+        << M->Instrument->Sources.size()
+        << " source(s) changed since the instrumented build (" << ChangedExample
+        << "): the training profiles may be stale"
+        << (Opts.Transforms.Split
+                ? "; function splitting moves out the code the training did "
+                  "not run, which the new code may run"
+                : "")
+        << " (instrument and train again for fresh profiles"
+        << (Opts.Transforms.Split ? ", or --no-split" : "") << ")\n";
+
   PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
   PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Profiles, Opts.Transforms);
   std::vector<std::string> Targets, Sources;

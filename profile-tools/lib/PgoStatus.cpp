@@ -32,18 +32,6 @@ namespace kiln::pgo {
 // kiln pgo status
 //===----------------------------------------------------------------------===//
 
-static std::string describeNow(const PgoFileStamp &Then) {
-  Expected<PgoFileStamp> Now = stampFile(Then.Path, !Then.Hash.empty());
-  if (!Now) {
-    consumeError(Now.takeError());
-    return "missing now";
-  }
-  if (Now->Hash == Then.Hash && Now->Size == Then.Size &&
-      (!Then.Hash.empty() || Now->MTime == Then.MTime))
-    return "unchanged";
-  return "changed since";
-}
-
 Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
   Workspace WS(Opts.Workspace);
   Expected<PgoManifest> M = loadManifest(WS, /*MustExist=*/true, "status");
@@ -65,14 +53,8 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
       Out << "  program " << P.Path << " (hash " << P.Hash << "): " << Now
           << '\n';
     }
-    unsigned Changed = 0;
     std::string Example;
-    for (const PgoFileStamp &S : B->Sources)
-      if (describeNow(S) != "unchanged") {
-        ++Changed;
-        if (Example.empty())
-          Example = S.Path;
-      }
+    unsigned Changed = countChangedSources(*B, Example);
     Out << "  sources: " << B->Sources.size() << " compiled, ";
     if (Changed)
       Out << Changed << " changed since (" << Example

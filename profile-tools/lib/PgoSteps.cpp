@@ -282,6 +282,29 @@ runProcess(ArrayRef<std::string> Command,
   return R;
 }
 
+std::string describeNow(const PgoFileStamp &Then) {
+  Expected<PgoFileStamp> Now = stampFile(Then.Path, !Then.Hash.empty());
+  if (!Now) {
+    consumeError(Now.takeError());
+    return "missing now";
+  }
+  if (Now->Hash == Then.Hash && Now->Size == Then.Size &&
+      (!Then.Hash.empty() || Now->MTime == Then.MTime))
+    return "unchanged";
+  return "changed since";
+}
+
+unsigned countChangedSources(const PgoBuild &B, std::string &Example) {
+  unsigned Changed = 0;
+  for (const PgoFileStamp &S : B.Sources)
+    if (describeNow(S) != "unchanged") {
+      ++Changed;
+      if (Example.empty())
+        Example = S.Path;
+    }
+  return Changed;
+}
+
 /// Runs an LLVM tool quietly; its stderr goes into the error.
 Error runTool(ArrayRef<std::string> Command, StringRef Step, StringRef Whence) {
   SmallString<128> ErrFile;

@@ -115,6 +115,14 @@ struct ProcessSetup {
   std::string CopyStdinTo;
 };
 
+/// \returns "unchanged", "changed since" or "missing now": \p Then against
+/// the file as it is (by hash if \p Then has one, else size and mtime).
+std::string describeNow(const PgoFileStamp &Then);
+
+/// \returns how many of the sources \p B compiled changed since (or are
+/// gone), and the first of them in \p Example.
+unsigned countChangedSources(const PgoBuild &B, std::string &Example);
+
 /// What a phase's build.log says the build did.
 struct BuildLog {
   unsigned Compiles = 0, Objects = 0, Links = 0;
