@@ -16,10 +16,12 @@
 /// ELF, so `clang -fuse-ld=/path/to/kiln-lld` works). With
 /// `--kiln-profile=`, it runs the profile-guided link (ProfileGuidedLink.h).
 /// With Kiln active, a ThinLTO cache the user names is salted with Kiln's
-/// configuration (LTOCacheSalt.h).
+/// configuration (LTOCacheSalt.h). With `--thinlto-distributor=`, each
+/// backend job gets Kiln's plugin and options (DistributedThinLTO.h).
 ///
 //===----------------------------------------------------------------------===//
 
+#include "kiln/LLDDriver/DistributedThinLTO.h"
 #include "kiln/LLDDriver/KilnLinkOptions.h"
 #include "kiln/LLDDriver/LTOCacheSalt.h"
 #include "kiln/LLDDriver/LinkerInvocation.h"
@@ -170,6 +172,11 @@ int main(int Argc, const char **Argv) {
     CanRunAgain = Result.canRunAgain;
     return Result.retCode;
   };
+
+  // Backends a distributor runs elsewhere get Kiln's plugin and options on
+  // their command lines (DistributedThinLTO.h).
+  kiln::carryKilnToDistributedThinLTO(Flavor, Split->LinkerArgs, PluginPath,
+                                      Split->Kiln.Verbose, errs());
 
   if (!Split->Kiln.requestsProfileGuidedLink()) {
     // A user's ThinLTO cache gets a subdirectory per Kiln configuration (the

@@ -600,6 +600,42 @@ static cl::opt<std::string> ThinBackendPlugin(
     cl::desc("Kiln's pass-plugin module (default: the one 'kiln "
              "print-plugin-path' prints)"),
     cl::cat(KilnCategory));
+static cl::alias ThinBackendPluginAlias("fpass-plugin",
+                                        cl::aliasopt(ThinBackendPlugin),
+                                        cl::desc("alias for --plugin"));
+// The rest of the options lld's distributed ThinLTO (--thinlto-distributor=)
+// gives its remote compiler, in clang's spelling, so that kiln thin-backend
+// can be that compiler.
+static cl::opt<bool> ThinBackendFPic(
+    "fpic", cl::sub(ThinBackendCmd),
+    cl::desc("as --relocation-model=pic, wherever it comes (lld's distributed "
+             "ThinLTO gives it for -pie and -shared links)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ThinBackendTarget(
+    "target", cl::sub(ThinBackendCmd), cl::value_desc("triple"),
+    cl::desc("the link's target, as lld's distributed ThinLTO gives it: "
+             "accepted; the module's own triple is used, as in ld.lld's "
+             "backends"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> ThinBackendAddrsig(
+    "faddrsig", cl::sub(ThinBackendCmd),
+    cl::desc("accepted: address-significance tables are always emitted, as "
+             "by ld.lld's backends"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> ThinBackendFunctionSections(
+    "ffunction-sections", cl::sub(ThinBackendCmd),
+    cl::desc("accepted: functions always get their own sections, as with "
+             "ld.lld's backends"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> ThinBackendDataSections(
+    "fdata-sections", cl::sub(ThinBackendCmd),
+    cl::desc("accepted: data always gets its own sections, as with ld.lld's "
+             "backends"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> ThinBackendNoUnusedArgWarning(
+    "Wno-unused-command-line-argument", cl::sub(ThinBackendCmd),
+    cl::desc("accepted: kiln thin-backend has no argument it leaves unused"),
+    cl::cat(KilnCategory));
 static cl::list<std::string> ThinBackendLLVMOptions(
     "mllvm", cl::sub(ThinBackendCmd), cl::value_desc("option"),
     cl::desc("a Kiln option (-kiln-...) or another LLVM option, as for clang "
@@ -624,7 +660,7 @@ static Error thinBackendMain(const char *Argv0) {
   Opts.IndexFile = ThinBackendIndex;
   Opts.Output = ThinBackendOutput;
   Opts.OptLevel = ThinBackendOptLevel;
-  Opts.RelocModel = ThinBackendRelocModel;
+  Opts.RelocModel = ThinBackendFPic ? Reloc::PIC_ : ThinBackendRelocModel;
   Opts.LLVMOptions.assign(ThinBackendLLVMOptions.begin(),
                           ThinBackendLLVMOptions.end());
   Opts.RemarksFile = ThinBackendRemarksOutput;
