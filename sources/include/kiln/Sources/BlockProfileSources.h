@@ -1,4 +1,4 @@
-//===- kiln/Sources/BlockProfileSources.h - Block profiles in ---*- C++ -*-===//
+//===- kiln/Sources/BlockProfileSources.h - Profiles onto blocks *- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
