@@ -56,11 +56,12 @@ Expected<BlockScenarioSpec> parseBlockScenarioSpec(StringRef Spec) {
   auto [Paths, WeightText] = Rest.rsplit(':');
   double Weight = 0;
   if (Rest.contains(':') && !WeightText.getAsDouble(Weight)) {
-    if (!layout::isValidScenarioWeight(Weight))
-      return specError(Spec, formatv("the weight must be from {0} to {1}",
-                                     layout::MinScenarioWeight,
-                                     layout::MaxScenarioWeight)
-                                 .str());
+    if (!layout::isValidScenarioWeight(Weight)) {
+      std::string Range;
+      raw_string_ostream(Range) << format("%g to %g", layout::MinScenarioWeight,
+                                          layout::MaxScenarioWeight);
+      return specError(Spec, "the weight must be from " + Range);
+    }
     Result.Weight = Weight;
     Rest = Paths;
   }
