@@ -39,7 +39,8 @@ static constexpr StringLiteral LinkHint =
 
 BlockAddressMap BlockAddressMap::fromFunctions(
     std::vector<MappedFunction> Functions,
-    std::vector<std::pair<uint64_t, uint64_t>> Code) {
+    std::vector<std::pair<uint64_t, uint64_t>> Code,
+    std::vector<std::pair<std::string, uint64_t>> Symbols) {
   BlockAddressMap Map;
   Map.Functions = std::move(Functions);
   llvm::sort(Map.Functions,
@@ -47,8 +48,10 @@ BlockAddressMap BlockAddressMap::fromFunctions(
                return A.Address < B.Address;
              });
   Map.CodeRanges = std::move(Code);
-  for (auto [Index, F] : enumerate(Map.Functions))
-    Map.Names[F.Name].push_back(Index);
+  for (const MappedFunction &F : Map.Functions)
+    Map.SymbolAddresses[F.Name].push_back(F.Address);
+  for (const auto &[Name, Address] : Symbols)
+    Map.SymbolAddresses[Name].push_back(Address);
   Map.index();
   return Map;
 }
@@ -109,19 +112,18 @@ BlockAddressMap::findFunctionEntry(uint64_t Address) const {
   return uint32_t(It - Functions.begin());
 }
 
-std::optional<uint32_t>
-BlockAddressMap::findFunctionNamed(StringRef Name,
-                                   unsigned LocalOrdinal) const {
-  auto It = Names.find(Name);
-  if (It == Names.end())
+std::optional<uint64_t>
+BlockAddressMap::findSymbol(StringRef Name, unsigned LocalOrdinal) const {
+  auto It = SymbolAddresses.find(Name);
+  if (It == SymbolAddresses.end())
     return std::nullopt;
-  const std::vector<uint32_t> &Candidates = It->second;
+  const std::vector<uint64_t> &Addresses = It->second;
   if (LocalOrdinal == 0)
-    return Candidates.size() == 1 ? std::optional<uint32_t>(Candidates[0])
-                                  : std::nullopt;
-  if (LocalOrdinal > Candidates.size())
+    return Addresses.size() == 1 ? std::optional<uint64_t>(Addresses[0])
+                                 : std::nullopt;
+  if (LocalOrdinal > Addresses.size())
     return std::nullopt;
-  return Candidates[LocalOrdinal - 1];
+  return Addresses[LocalOrdinal - 1];
 }
 
 bool BlockAddressMap::isCode(uint64_t Address) const {
@@ -133,39 +135,51 @@ bool BlockAddressMap::isCode(uint64_t Address) const {
   return It != CodeRanges.begin() && Address < std::prev(It)->second;
 }
 
-bool BlockAddressMap::isUnmappedCodeSymbol(StringRef Name) const {
-  return UnmappedCodeSymbols.count(Name) || Name.ends_with("@PLT");
-}
-
 namespace {
 /// A function symbol of the binary.
 struct FunctionSymbol {
   std::string Name;
   uint64_t Address;
   bool IsGlobal;
-  /// Position in the symbol table, which orders locals of one name.
-  size_t Order;
+  /// STT_FUNC (or IFUNC); otherwise a label in code (STT_NOTYPE), such as
+  /// the parts `fn.__part.N` of basic-block sections, which names code but
+  /// never a function's entry.
+  bool IsFunction;
 };
 } // namespace
 
-/// \returns the binary's function symbols: the static symbol table, or the
-/// dynamic one of a stripped binary.
+/// \returns whether \p Sym is defined in an executable section.
+static bool isInCode(const ELFSymbolRef &Sym) {
+  Expected<section_iterator> Sec = Sym.getSection();
+  if (!Sec) {
+    consumeError(Sec.takeError());
+    return false;
+  }
+  if (*Sec == Sym.getObject()->section_end())
+    return false;
+  return ELFSectionRef(**Sec).getFlags() & ELF::SHF_EXECINSTR;
+}
+
+/// \returns the binary's function symbols and labels in code: the static
+/// symbol table, or the dynamic one of a stripped binary.
 static std::vector<FunctionSymbol>
 readFunctionSymbols(const ELFObjectFileBase &Obj) {
   std::vector<FunctionSymbol> Result;
   auto Add = [&](const ELFSymbolRef &Sym) {
-    if (Sym.getELFType() != ELF::STT_FUNC &&
-        Sym.getELFType() != ELF::STT_GNU_IFUNC)
+    uint8_t Type = Sym.getELFType();
+    bool IsFunction = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
+    if (!IsFunction && (Type != ELF::STT_NOTYPE || !isInCode(Sym)))
       return;
     Expected<StringRef> Name = Sym.getName();
     Expected<uint64_t> Address = Sym.getAddress();
-    if (!Name || !Address || Name->empty()) {
+    // Mapping symbols ($x, $d) mark instruction sets, not code of a name.
+    if (!Name || !Address || Name->empty() || Name->starts_with("$")) {
       consumeError(Name.takeError());
       consumeError(Address.takeError());
       return;
     }
     Result.push_back({Name->str(), *Address, Sym.getBinding() != ELF::STB_LOCAL,
-                      Result.size()});
+                      IsFunction});
   };
   for (const ELFSymbolRef &Sym : Obj.symbols())
     Add(Sym);
@@ -195,6 +209,7 @@ static MappedFunction convertFunction(const BBAddrMap &Map) {
       B.Hash = E.Hash;
       B.IsEHPad = E.isEHPad();
       B.CanFallThrough = E.canFallThrough();
+      B.EndsInReturn = E.hasReturn() || E.hasTailCall();
       All.push_back({B, RI, Pos});
     }
   // The entry block is the first of the first range; the rest by address
@@ -267,10 +282,10 @@ Expected<BlockAddressMap> BlockAddressMap::readELF(StringRef Path,
   // smallest name, so that aliases give the same choice on every run.
   std::map<uint64_t, std::vector<const FunctionSymbol *>> AtAddress;
   for (const FunctionSymbol &S : Symbols)
-    AtAddress[S.Address].push_back(&S);
+    if (S.IsFunction)
+      AtAddress[S.Address].push_back(&S);
 
   std::vector<MappedFunction> Functions;
-  std::vector<std::vector<const FunctionSymbol *>> Aliases;
   uint64_t NumUnnamed = 0;
   for (const BBAddrMap &M : *Maps) {
     if (M.BBRanges.empty() || M.BBRanges.front().BBEntries.empty())
@@ -288,7 +303,6 @@ Expected<BlockAddressMap> BlockAddressMap::readELF(StringRef Path,
     MappedFunction F = convertFunction(M);
     F.Name = Best->Name;
     Functions.push_back(std::move(F));
-    Aliases.push_back(It->second);
   }
 
   // Sort by address (several text sections each have their own map) and
@@ -302,14 +316,12 @@ Expected<BlockAddressMap> BlockAddressMap::readELF(StringRef Path,
   });
   BlockAddressMap Map;
   StringMap<bool> Taken;
-  std::vector<const std::vector<const FunctionSymbol *> *> KeptAliases;
   for (size_t I : Order) {
     if (!Taken.insert({Functions[I].Name, true}).second) {
       ++Map.NumDuplicateNames;
       continue;
     }
     Map.Functions.push_back(std::move(Functions[I]));
-    KeptAliases.push_back(&Aliases[I]);
   }
   if (Map.Functions.empty())
     return mapError(Path, "none of the " + Twine(Maps->size()) +
@@ -317,19 +329,11 @@ Expected<BlockAddressMap> BlockAddressMap::readELF(StringRef Path,
                               "at its entry");
   Map.NumUnnamed = NumUnnamed;
 
-  // Every alias names its function; locals of one name are numbered in
-  // symbol table order, which is what BOLT's `name/N` counts.
-  std::vector<std::pair<size_t, uint32_t>> NameOrder;
-  for (auto [FI, List] : enumerate(KeptAliases))
-    for (const FunctionSymbol *S : *List)
-      NameOrder.push_back({S->Order, uint32_t(FI)});
-  llvm::sort(NameOrder);
-  for (auto [Order, FI] : NameOrder)
-    Map.Names[Symbols[Order].Name].push_back(FI);
+  // Every function symbol, mapped or not, in symbol table order: profiles
+  // name code by any of them, and BOLT numbers locals of one name in that
+  // order.
   for (const FunctionSymbol &S : Symbols)
-    if (!Map.Names.count(S.Name))
-      Map.UnmappedCodeSymbols[S.Name] = true;
-
+    Map.SymbolAddresses[S.Name].push_back(S.Address);
   Map.CodeRanges = std::move(Code);
   Map.BuildID = toHex(object::getBuildID(&ELF), /*LowerCase=*/true);
   Map.index();

@@ -32,6 +32,7 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -421,10 +422,16 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
   }
 
   // Fall-through: the executions of a block's last instruction that did
-  // not jump away, when the block can continue into the next one.
+  // not jump away continued at the next block: the next of its range when
+  // the block can fall through, or the block right after it when it ends
+  // with a jump there (basic-block sections end every block with one),
+  // which callgrind does not record as a jump.
+  std::set<uint64_t> CallSites;
+  for (const TransferRecord &Call : P.Calls)
+    CallSites.insert(Call.From);
   for (auto [FI, F] : enumerate(Map.getFunctions()))
     for (auto [BI, B] : enumerate(F.Blocks)) {
-      if (!B.CanFallThrough || !B.Next || B.Size == 0)
+      if (B.Size == 0 || B.EndsInReturn)
         continue;
       auto It = P.Executions.lower_bound(B.Address + B.Size);
       if (It == P.Executions.begin())
@@ -432,12 +439,21 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
       --It;
       if (It->first < B.Address)
         continue;
+      std::optional<uint32_t> Next;
+      if (B.CanFallThrough && B.Next)
+        Next = B.Next;
+      else if (std::optional<BlockRef> After =
+                   Map.findBlockStart(B.Address + B.Size);
+               After && After->Function == FI && !CallSites.count(It->first))
+        Next = After->Block;
+      if (!Next)
+        continue;
       uint64_t Taken = 0;
       if (auto T = TakenFrom.find(It->first); T != TakenFrom.end())
         Taken = T->second;
       if (It->second <= Taken)
         continue;
-      Counts.addEdge({uint32_t(FI), uint32_t(BI)}, {uint32_t(FI), *B.Next},
+      Counts.addEdge({uint32_t(FI), uint32_t(BI)}, {uint32_t(FI), *Next},
                      It->second - Taken);
     }
   return Error::success();

@@ -36,20 +36,20 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace kiln {
 
 namespace {
-/// One end of a branch record.
+/// One end of a branch record, resolved: an address of the binary, or
+/// outside any symbol (kind 0), or a symbol of code without a symbol table
+/// entry (BOLT's `fn@PLT`), or a name the binary does not have.
 struct FdataLocation {
-  unsigned Kind = 0;
-  std::string Name;
-  uint64_t Offset = 0;
+  enum { Address, Unknown, Stub, Foreign } Kind = Unknown;
+  uint64_t Value = 0;
 };
-
-/// How a location relates to the map.
-enum class LocationClass { Mapped, UnmappedCode, Unknown, Foreign };
 } // namespace
 
 /// Splits \p Line at blanks that are not escaped with a backslash, as
@@ -80,35 +80,69 @@ static SmallVector<std::string, 8> splitFields(StringRef Line) {
   return Fields;
 }
 
-/// \returns the function BOLT's symbol name \p Name refers to: the name
+/// \returns the address BOLT's \p Name + \p Offset stands for: the symbol
 /// itself, or for `name/N` (and `name/file/N`) the N-th local `name`.
-static std::optional<uint32_t> resolveBoltName(const BlockAddressMap &Map,
-                                               StringRef Name) {
-  if (std::optional<uint32_t> F = Map.findFunctionNamed(Name))
-    return F;
+static std::optional<uint64_t>
+resolveBoltName(const BlockAddressMap &Map, StringRef Name, uint64_t Offset) {
+  if (std::optional<uint64_t> A = Map.findSymbol(Name))
+    return *A + Offset;
   auto [Base, Ordinal] = Name.rsplit('/');
   unsigned N = 0;
   if (Ordinal == Name || Ordinal.getAsInteger(10, N) || N == 0)
     return std::nullopt;
   Base = Base.split('/').first;
-  if (std::optional<uint32_t> F = Map.findFunctionNamed(Base, N))
-    return F;
-  // A unique local whose ordinal counts locals the map does not have.
-  return Map.findFunctionNamed(Base);
+  if (std::optional<uint64_t> A = Map.findSymbol(Base, N))
+    return *A + Offset;
+  // A unique local whose ordinal counts locals this binary does not have.
+  if (std::optional<uint64_t> A = Map.findSymbol(Base))
+    return *A + Offset;
+  return std::nullopt;
 }
 
-static LocationClass classify(const BlockAddressMap &Map,
-                              const FdataLocation &L,
-                              std::optional<uint32_t> &Function) {
-  if (L.Kind == 0)
-    return LocationClass::Unknown;
-  Function = resolveBoltName(Map, L.Name);
-  if (Function)
-    return LocationClass::Mapped;
-  StringRef Base = StringRef(L.Name).split('/').first;
-  if (Map.isUnmappedCodeSymbol(L.Name) || Map.isUnmappedCodeSymbol(Base))
-    return LocationClass::UnmappedCode;
-  return LocationClass::Foreign;
+static FdataLocation resolve(const BlockAddressMap &Map, unsigned Kind,
+                             StringRef Name, uint64_t Offset) {
+  if (Kind == 0)
+    return {FdataLocation::Unknown, 0};
+  if (std::optional<uint64_t> A = resolveBoltName(Map, Name, Offset))
+    return {FdataLocation::Address, *A};
+  if (Name.split('/').first.ends_with("@PLT"))
+    return {FdataLocation::Stub, 0};
+  return {FdataLocation::Foreign, 0};
+}
+
+/// Classifies a record with at most one end in the binary's symbols.
+static void addPartialRecord(const BlockAddressMap &Map,
+                             const FdataLocation &From, const FdataLocation &To,
+                             uint64_t Count, std::vector<uint64_t> &Entries,
+                             BlockReadStats &Stats) {
+  ++Stats.Records;
+  if (From.Kind == FdataLocation::Foreign ||
+      To.Kind == FdataLocation::Foreign) {
+    ++Stats.Outside;
+    return;
+  }
+  if (To.Kind == FdataLocation::Address) {
+    // Control entering from outside the binary's symbols: only an entry
+    // counts a block.
+    if (std::optional<uint32_t> F = Map.findFunctionEntry(To.Value)) {
+      Entries[*F] = layout::addCounts(Entries[*F], Count);
+      ++Stats.Mapped;
+    } else if (Map.findBlock(To.Value)) {
+      ++Stats.NotAtBlockStart;
+    } else {
+      ++(Map.isCode(To.Value) ? Stats.UnmappedCode : Stats.Outside);
+    }
+    return;
+  }
+  if (From.Kind == FdataLocation::Address) {
+    // A call out of the binary or into a PLT stub: nothing at block level.
+    if (Map.findBlock(From.Value))
+      ++Stats.Mapped;
+    else
+      ++(Map.isCode(From.Value) ? Stats.UnmappedCode : Stats.Outside);
+    return;
+  }
+  ++Stats.UnmappedCode;
 }
 
 Error readFdataProfile(MemoryBufferRef Buffer, const BlockAddressMap &Map,
@@ -149,15 +183,15 @@ Error readFdataProfile(MemoryBufferRef Buffer, const BlockAddressMap &Map,
     if (Fields.size() != 8)
       return LineError("expected 8 fields in a branch record, found " +
                        Twine(Fields.size()));
-    FdataLocation From, To;
-    for (auto [L, First] : {std::pair{&From, 0u}, std::pair{&To, 3u}}) {
-      StringRef K = Fields[First];
+    unsigned Kinds[2] = {0, 0};
+    uint64_t Offsets[2] = {0, 0};
+    for (unsigned End = 0; End < 2; ++End) {
+      StringRef K = Fields[3 * End];
       if (K != "0" && K != "1" && K != "2")
         return LineError("location kind '" + K + "' is not 0, 1 or 2");
-      L->Kind = K[0] - '0';
-      L->Name = Fields[First + 1];
-      if (StringRef(Fields[First + 2]).getAsInteger(16, L->Offset))
-        return LineError("offset '" + Fields[First + 2] +
+      Kinds[End] = K[0] - '0';
+      if (StringRef(Fields[3 * End + 2]).getAsInteger(16, Offsets[End]))
+        return LineError("offset '" + Fields[3 * End + 2] +
                          "' is not a hexadecimal number");
     }
     uint64_t Mispredicts = 0, Count = 0;
@@ -166,39 +200,14 @@ Error readFdataProfile(MemoryBufferRef Buffer, const BlockAddressMap &Map,
       return LineError("mispredicts and count must be decimal numbers");
     ++NumBranchRecords;
 
-    std::optional<uint32_t> FromFn, ToFn;
-    LocationClass FromClass = classify(Map, From, FromFn);
-    LocationClass ToClass = classify(Map, To, ToFn);
-    const auto &Fns = Map.getFunctions();
-    if (FromClass == LocationClass::Mapped &&
-        ToClass == LocationClass::Mapped) {
-      addTakenBranch(Map, Fns[*FromFn].Address + From.Offset,
-                     Fns[*ToFn].Address + To.Offset, Count, Local, Stats,
-                     &Entries);
+    FdataLocation From = resolve(Map, Kinds[0], Fields[1], Offsets[0]);
+    FdataLocation To = resolve(Map, Kinds[1], Fields[4], Offsets[1]);
+    if (From.Kind == FdataLocation::Address &&
+        To.Kind == FdataLocation::Address) {
+      addTakenBranch(Map, From.Value, To.Value, Count, Local, Stats, &Entries);
       continue;
     }
-    ++Stats.Records;
-    if (ToClass == LocationClass::Mapped) {
-      // An entry from outside the map: the runtime, another object, code
-      // without a map. Only an entry at offset 0 counts a block.
-      if (To.Offset != 0) {
-        ++Stats.NotAtBlockStart;
-        continue;
-      }
-      Entries[*ToFn] = layout::addCounts(Entries[*ToFn], Count);
-      ++Stats.Mapped;
-      continue;
-    }
-    if (FromClass == LocationClass::Mapped) {
-      // A call out of the map (PLT, [unknown]): nothing at block level.
-      ++Stats.Mapped;
-      continue;
-    }
-    if (FromClass == LocationClass::Foreign ||
-        ToClass == LocationClass::Foreign)
-      ++Stats.Outside;
-    else
-      ++Stats.UnmappedCode;
+    addPartialRecord(Map, From, To, Count, Entries, Stats);
   }
   if (NumBranchRecords == 0)
     return createStringError(inconvertibleErrorCode(),
@@ -206,14 +215,27 @@ Error readFdataProfile(MemoryBufferRef Buffer, const BlockAddressMap &Map,
                                     "profile, or an empty one)");
 
   // Instrumentation counts edges, so a block ran as often as control
-  // entered it: its incoming edges, and calls for the entry block.
-  for (auto [FI, F] : enumerate(Map.getFunctions()))
-    if (Entries[FI])
-      Local.addBlock({uint32_t(FI), 0}, Entries[FI]);
+  // entered it (its incoming edges, and calls for the entry block) or left
+  // it for another block, whichever the records show more of: BOLT leaves
+  // out some entries (a function split into basic-block sections is
+  // entered from outside with no record).
+  std::vector<std::vector<uint64_t>> In, Out;
+  for (const MappedFunction &F : Map.getFunctions()) {
+    In.emplace_back(F.Blocks.size(), 0);
+    Out.emplace_back(F.Blocks.size(), 0);
+  }
+  for (auto [FI, Count] : enumerate(Entries))
+    In[FI][0] = Count;
   for (const auto &[Key, Count] : Local.getEdges()) {
     auto [Function, FromBlock, ToBlock] = Key;
-    Local.addBlock({Function, ToBlock}, Count);
+    In[Function][ToBlock] = layout::addCounts(In[Function][ToBlock], Count);
+    Out[Function][FromBlock] =
+        layout::addCounts(Out[Function][FromBlock], Count);
   }
+  for (auto [FI, F] : enumerate(Map.getFunctions()))
+    for (size_t BI = 0; BI < F.Blocks.size(); ++BI)
+      if (uint64_t Count = std::max(In[FI][BI], Out[FI][BI]))
+        Local.addBlock({uint32_t(FI), uint32_t(BI)}, Count);
   Counts.merge(Local);
   return Error::success();
 }

@@ -34,13 +34,13 @@ BlockAddressMap makeMap() {
   MappedFunction F;
   F.Name = "f";
   F.Address = 0x1000;
-  F.Blocks = {{0, 0x1000, 8, 0, false, true, 1u},
-              {1, 0x1008, 8, 0, false, true, 2u},
-              {2, 0x1010, 4, 0, false, false, std::nullopt}};
+  F.Blocks = {{0, 0x1000, 8, 0, false, true, false, 1u},
+              {1, 0x1008, 8, 0, false, true, false, 2u},
+              {2, 0x1010, 4, 0, false, false, true, std::nullopt}};
   MappedFunction G;
   G.Name = "g";
   G.Address = 0x2000;
-  G.Blocks = {{0, 0x2000, 16, 0, false, false, std::nullopt}};
+  G.Blocks = {{0, 0x2000, 16, 0, false, false, true, std::nullopt}};
   return BlockAddressMap::fromFunctions({G, F}, {{0x1000, 0x3000}});
 }
 
@@ -75,8 +75,8 @@ TEST(BlockAddressMap, FindsBlocksByAddress) {
   EXPECT_EQ(Map.findBlockStart(0x1009), std::nullopt);
   EXPECT_EQ(Map.findFunctionEntry(0x2000), std::optional<uint32_t>(G));
   EXPECT_EQ(Map.findFunctionEntry(0x1008), std::nullopt);
-  EXPECT_EQ(Map.findFunctionNamed("g"), std::optional<uint32_t>(G));
-  EXPECT_EQ(Map.findFunctionNamed("h"), std::nullopt);
+  EXPECT_EQ(Map.findSymbol("g"), std::optional<uint64_t>(0x2000));
+  EXPECT_EQ(Map.findSymbol("h"), std::nullopt);
   EXPECT_TRUE(Map.isCode(0x2800));
   EXPECT_FALSE(Map.isCode(0x3000));
 }
@@ -223,6 +223,41 @@ TEST(FdataBlockReader, CountsBlocksFromEdgesAndEntries) {
   EXPECT_EQ(Stats.Mapped, 5u);
   // `_start` is not a symbol of this map's binary: outside.
   EXPECT_EQ(Stats.Outside, 1u);
+}
+
+TEST(FdataBlockReader, ReadsThePartsOfASplitFunctionAsOneFunction) {
+  // h's entry block at 0x1100 and its cold part's block at 0x1800, named
+  // by the local symbol h.cold; _start is code without a map.
+  MappedFunction H;
+  H.Name = "h";
+  H.Address = 0x1100;
+  H.Blocks = {{0, 0x1100, 8, 0, false, false, false, std::nullopt},
+              {1, 0x1800, 8, 0, false, false, true, std::nullopt}};
+  MappedFunction G;
+  G.Name = "g";
+  G.Address = 0x2000;
+  G.Blocks = {{0, 0x2000, 16, 0, false, false, true, std::nullopt}};
+  BlockAddressMap Map = BlockAddressMap::fromFunctions(
+      {H, G}, {{0x1000, 0x3000}}, {{"h.cold", 0x1800}, {"_start", 0x2800}});
+  BlockCounts C(Map);
+  BlockReadStats Stats;
+  ASSERT_THAT_ERROR(
+      readFdataProfile(MemoryBufferRef("1 _start 4 1 h 0 0 2\n"
+                                       "1 h 6 2 h.cold/1 0 0 2\n"
+                                       "2 h.cold/1 4 1 g 0 0 2\n"
+                                       "1 _start 4 1 _start 8 0 5\n"
+                                       "1 h 6 1 puts@PLT 0 0 1\n",
+                                       "a.fdata"),
+                       Map, C, Stats),
+      Succeeded());
+  EXPECT_EQ(C.getBlockCount({0, 0}), 2u);
+  EXPECT_EQ(C.getBlockCount({0, 1}), 2u);
+  EXPECT_EQ(C.getEdgeCount({0, 0}, {0, 1}), 2u);
+  EXPECT_EQ(C.getCallCount({0, 1}, 1), 2u);
+  EXPECT_EQ(C.getBlockCount({1, 0}), 2u);
+  EXPECT_EQ(Stats.Records, 5u);
+  EXPECT_EQ(Stats.Mapped, 4u);
+  EXPECT_EQ(Stats.UnmappedCode, 1u);
 }
 
 TEST(FdataBlockReader, CountsBranchesIntoTheMiddleOfABlock) {

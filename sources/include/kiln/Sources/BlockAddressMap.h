@@ -41,6 +41,8 @@ struct MappedBlock {
   bool IsEHPad = false;
   /// The block may continue into the next block of its range.
   bool CanFallThrough = false;
+  /// The block ends with a return or a tail call.
+  bool EndsInReturn = false;
   /// Index of the next block of the same range by address (the block a
   /// fall-through reaches), or none at the end of a range.
   std::optional<uint32_t> Next;
@@ -76,10 +78,12 @@ public:
   /// Functions are sorted by address; blocks must not overlap; each
   /// function's blocks are one range in address order after the entry.
   /// \p CodeRanges are the [begin, end) ranges of executable code of the
-  /// binary, mapped or not.
+  /// binary, mapped or not; \p Symbols are its function symbols besides the
+  /// functions' names.
   static BlockAddressMap
   fromFunctions(std::vector<MappedFunction> Functions,
-                std::vector<std::pair<uint64_t, uint64_t>> CodeRanges = {});
+                std::vector<std::pair<uint64_t, uint64_t>> CodeRanges = {},
+                std::vector<std::pair<std::string, uint64_t>> Symbols = {});
 
   llvm::ArrayRef<MappedFunction> getFunctions() const { return Functions; }
   const MappedBlock &getBlock(BlockRef B) const {
@@ -93,18 +97,16 @@ public:
   std::optional<BlockRef> findBlockStart(uint64_t Address) const;
   /// \returns the function whose entry is \p Address, or none.
   std::optional<uint32_t> findFunctionEntry(uint64_t Address) const;
-  /// \returns the function that a symbol named \p Name (any alias, global
-  /// or local) names, or none. For a local symbol several functions share,
-  /// \p LocalOrdinal (1-based, in symbol table order, as BOLT's `name/N`
-  /// counts them) chooses one; 0 means the name must be unique.
-  std::optional<uint32_t> findFunctionNamed(llvm::StringRef Name,
-                                            unsigned LocalOrdinal = 0) const;
+  /// \returns the address of the function symbol \p Name of the binary:
+  /// any of them, mapped or not (`_start`, an alias, the part `fn.cold` of
+  /// a split function). For a name several symbols share, \p LocalOrdinal
+  /// (1-based, in symbol table order, as BOLT's `name/N` counts locals)
+  /// chooses one; 0 means the name must be unique.
+  std::optional<uint64_t> findSymbol(llvm::StringRef Name,
+                                     unsigned LocalOrdinal = 0) const;
   /// \returns whether \p Address is in the binary's executable code, inside
   /// the map or not (the C runtime's functions and PLT have no map).
   bool isCode(uint64_t Address) const;
-  /// \returns whether \p Name is a symbol of the binary's code that has no
-  /// address map (`_start`, `fn@PLT`).
-  bool isUnmappedCodeSymbol(llvm::StringRef Name) const;
 
   /// The GNU build ID in lower-case hex, empty if none.
   const std::string &getBuildID() const { return BuildID; }
@@ -129,10 +131,8 @@ private:
   };
   std::vector<BlockRange> Ranges;
   std::vector<std::pair<uint64_t, uint64_t>> CodeRanges;
-  /// Every function symbol name -> the functions it names, in symbol table
-  /// order.
-  llvm::StringMap<std::vector<uint32_t>> Names;
-  llvm::StringMap<bool> UnmappedCodeSymbols;
+  /// Every function symbol's name -> its addresses, in symbol table order.
+  llvm::StringMap<std::vector<uint64_t>> SymbolAddresses;
   std::string BuildID;
   uint64_t NumUnnamed = 0;
   uint64_t NumDuplicateNames = 0;

@@ -13,11 +13,14 @@
 /// - callgrind's exact trace (`--dump-instr=yes --collect-jumps=yes`): block
 ///   counts are the executions of each block's first instruction, taken
 ///   edges come from the jump records, fall-throughs are the executions of a
-///   block's last instruction minus its taken jumps, calls from `calls=`.
+///   block's last instruction minus its taken jumps (callgrind records no
+///   jump to the next instruction, so a block that ends with one falls
+///   through too), calls from `calls=`.
 /// - BOLT instrumentation's `.fdata` (`llvm-bolt -instrument`): branch
 ///   records by symbol and offset; edges inside a function are block edges,
-///   edges to another function's offset 0 are calls; block counts are the
-///   sums of each block's incoming edges and, for entry blocks, calls.
+///   edges to another function's offset 0 are calls; a block ran as often
+///   as control entered it (its incoming edges, and calls for the entry
+///   block) or left it for another block, whichever is more.
 /// - `perf script -F ip,brstack` text (LBR records): taken branches are
 ///   edges or calls, and the code between consecutive records ran straight
 ///   through, which gives block counts and fall-throughs (the range walk of
