@@ -91,6 +91,7 @@ private:
   unsigned InstrIndex = 0;
   std::optional<unsigned> IrIndex;
   bool SawEvents = false;
+  bool SawCostLine = false;
   SmallVector<uint64_t, 2> Current;
 
   DenseMap<uint64_t, std::string> ObjectTable;
@@ -152,7 +153,7 @@ Error CallgrindParser::parseName(StringRef Value,
 Error CallgrindParser::parseHeader(StringRef Key, StringRef Value) {
   Value = Value.trim();
   if (Key == "positions") {
-    if (SawEvents)
+    if (SawCostLine)
       return error("'positions:' after the first cost line");
     Positions.clear();
     SmallVector<StringRef, 2> Names;
@@ -228,6 +229,7 @@ Error CallgrindParser::parseCostLine(StringRef Line) {
   if (!Costs)
     return Costs.takeError();
   Current = Position;
+  SawCostLine = true;
   uint64_t Instr = Position[InstrIndex];
   SmallVector<uint64_t, 4> Values;
   for (StringRef F : *Costs) {

@@ -196,6 +196,10 @@ TEST(CallgrindBlockReader, ReportsMalformedInputWithTheLine) {
       Fails("positions: instr\nevents: Ir\nob=(1) prog\n+x 1\n"),
       FailedWithMessage("cg.out:4: malformed relative position '+x'"));
   EXPECT_THAT_ERROR(
+      Fails("events: Ir\npositions: instr\nob=(1) prog\n0x1000 1\n"
+            "positions: line\n"),
+      FailedWithMessage("cg.out:5: 'positions:' after the first cost line"));
+  EXPECT_THAT_ERROR(
       Fails("positions: instr\nevents: Ir\nob=(1) prog\n0x1000 1\n"),
       FailedWithMessage("cg.out: has no jump records (run callgrind with "
                         "--collect-jumps=yes)"));
