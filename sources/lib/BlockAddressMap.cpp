@@ -96,6 +96,23 @@ std::optional<BlockRef> BlockAddressMap::findBlock(uint64_t Address) const {
 }
 
 std::optional<BlockRef>
+BlockAddressMap::findBlockOrPadding(uint64_t Address) const {
+  auto It =
+      llvm::upper_bound(Ranges, Address, [](uint64_t A, const BlockRange &R) {
+        return A < R.Begin;
+      });
+  if (It == Ranges.begin())
+    return std::nullopt;
+  --It;
+  if (Address < It->End)
+    return It->Ref;
+  const MappedBlock &B = getBlock(It->Ref);
+  if (B.Next && Address < Functions[It->Ref.Function].Blocks[*B.Next].Address)
+    return It->Ref;
+  return std::nullopt;
+}
+
+std::optional<BlockRef>
 BlockAddressMap::findBlockStart(uint64_t Address) const {
   std::optional<BlockRef> B = findBlock(Address);
   if (!B || getBlock(*B).Address != Address)

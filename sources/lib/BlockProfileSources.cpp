@@ -89,7 +89,8 @@ void addTakenBranch(const BlockAddressMap &Map, uint64_t From, uint64_t To,
                     uint64_t Count, BlockCounts &Counts, BlockReadStats &Stats,
                     std::vector<uint64_t> *Entries) {
   ++Stats.Records;
-  std::optional<BlockRef> Source = Map.findBlock(From);
+  // BOLT records a fall-through from the alignment nops after a block.
+  std::optional<BlockRef> Source = Map.findBlockOrPadding(From);
   if (std::optional<uint32_t> Callee = Map.findFunctionEntry(To)) {
     if (Entries)
       (*Entries)[*Callee] = addCounts((*Entries)[*Callee], Count);

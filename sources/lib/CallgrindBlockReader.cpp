@@ -31,6 +31,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -390,6 +391,10 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
                              Name + ": has no jump records (run callgrind "
                                     "with --collect-jumps=yes)");
 
+  // This file's counts on their own: a fall-through is bounded by its
+  // block's count in this trace.
+  BlockCounts Local(Map);
+
   // Executions: every executed instruction is a record; a block's count is
   // its first instruction's.
   for (const auto &[Address, Count] : P.Executions) {
@@ -401,7 +406,7 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
     }
     ++Stats.Mapped;
     if (Map.getBlock(*B).Address == Address)
-      Counts.addBlock(*B, Count);
+      Local.addBlock(*B, Count);
   }
 
   // Taken jumps, and what they take away from each instruction's
@@ -412,7 +417,7 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
       continue;
     uint64_t &T = TakenFrom[J.From];
     T = layout::addCounts(T, J.Count);
-    addTakenBranch(Map, J.From, J.To, J.Count, Counts, Stats);
+    addTakenBranch(Map, J.From, J.To, J.Count, Local, Stats);
   }
   for (const TransferRecord &Call : P.Calls) {
     if (Call.Count == 0)
@@ -420,7 +425,7 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
     std::optional<uint32_t> Callee = Map.findFunctionEntry(Call.To);
     std::optional<BlockRef> Site = Map.findBlock(Call.From);
     if (Callee && Site)
-      Counts.addCall(*Site, *Callee, Call.Count);
+      Local.addCall(*Site, *Callee, Call.Count);
   }
 
   // Fall-through: the executions of a block's last instruction that did
@@ -450,14 +455,19 @@ Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
         Next = After->Block;
       if (!Next)
         continue;
+      // At most the block's own count: callgrind sometimes counts a call
+      // through a lazily bound PLT entry twice.
+      uint64_t Executed = std::min(
+          It->second, Local.getBlockCount({uint32_t(FI), uint32_t(BI)}));
       uint64_t Taken = 0;
       if (auto T = TakenFrom.find(It->first); T != TakenFrom.end())
         Taken = T->second;
-      if (It->second <= Taken)
+      if (Executed <= Taken)
         continue;
-      Counts.addEdge({uint32_t(FI), uint32_t(BI)}, {uint32_t(FI), *Next},
-                     It->second - Taken);
+      Local.addEdge({uint32_t(FI), uint32_t(BI)}, {uint32_t(FI), *Next},
+                    Executed - Taken);
     }
+  Counts.merge(Local);
   return Error::success();
 }
 

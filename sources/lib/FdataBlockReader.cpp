@@ -136,7 +136,7 @@ static void addPartialRecord(const BlockAddressMap &Map,
   }
   if (From.Kind == FdataLocation::Address) {
     // A call out of the binary or into a PLT stub: nothing at block level.
-    if (Map.findBlock(From.Value))
+    if (Map.findBlockOrPadding(From.Value))
       ++Stats.Mapped;
     else
       ++(Map.isCode(From.Value) ? Stats.UnmappedCode : Stats.Outside);

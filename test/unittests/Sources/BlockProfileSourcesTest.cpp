@@ -264,6 +264,30 @@ TEST(FdataBlockReader, ReadsThePartsOfASplitFunctionAsOneFunction) {
   EXPECT_EQ(Stats.UnmappedCode, 1u);
 }
 
+TEST(FdataBlockReader, ReadsFallThroughsFromPaddingAsTheBlockBefore) {
+  // Block 0 ends at 0x1006; alignment nops run up to block 1 at 0x1008, and
+  // BOLT records the fall-through from them.
+  MappedFunction F;
+  F.Name = "f";
+  F.Address = 0x1000;
+  F.Blocks = {{0, 0x1000, 6, 0, false, true, false, 1u},
+              {1, 0x1008, 8, 0, false, false, true, std::nullopt}};
+  BlockAddressMap Map = BlockAddressMap::fromFunctions({F}, {{0x1000, 0x1100}});
+  EXPECT_EQ(Map.findBlock(0x1006), std::nullopt);
+  EXPECT_EQ(Map.findBlockOrPadding(0x1006), std::optional<BlockRef>(FEntry));
+  EXPECT_EQ(Map.findBlockOrPadding(0x1010), std::nullopt);
+  BlockCounts C(Map);
+  BlockReadStats Stats;
+  ASSERT_THAT_ERROR(readFdataProfile(MemoryBufferRef("0 [unknown] 0 1 f 0 0 3\n"
+                                                     "1 f 6 1 f 8 0 3\n",
+                                                     "a.fdata"),
+                                     Map, C, Stats),
+                    Succeeded());
+  EXPECT_EQ(C.getEdgeCount(FEntry, {0, 1}), 3u);
+  EXPECT_EQ(C.getBlockCount({0, 1}), 3u);
+  EXPECT_EQ(Stats.Mapped, 2u);
+}
+
 TEST(FdataBlockReader, CountsBranchesIntoTheMiddleOfABlock) {
   BlockAddressMap Map = makeMap();
   BlockCounts C(Map);

@@ -93,6 +93,10 @@ public:
   /// \returns the block whose bytes hold \p Address (a block of size 0
   /// holds nothing), or none.
   std::optional<BlockRef> findBlock(uint64_t Address) const;
+  /// \returns the block holding \p Address, or the block of whose range
+  /// \p Address is in the padding before the next block (alignment nops,
+  /// which run as the block falls through), or none.
+  std::optional<BlockRef> findBlockOrPadding(uint64_t Address) const;
   /// \returns the block that starts at \p Address and holds it, or none.
   std::optional<BlockRef> findBlockStart(uint64_t Address) const;
   /// \returns the function whose entry is \p Address, or none.
