@@ -162,7 +162,8 @@ Expected<BlockProfileFormat> detectBlockProfileFormat(MemoryBufferRef Buffer) {
       return BlockProfileFormat::Callgrind;
     if (Line.starts_with("#"))
       continue;
-    if (Line.starts_with("no_lbr") || Line.starts_with("boltedcollection"))
+    if (Line.starts_with("no_lbr") || Line.starts_with("boltedcollection") ||
+        Line == "---")
       return BlockProfileFormat::Fdata;
     if (Line.size() > 2 &&
         (Line[0] == '0' || Line[0] == '1' || Line[0] == '2') && Line[1] == ' ')

@@ -23,7 +23,7 @@
 /// records (kinds 3-5) carry no control flow and are skipped. A first line
 /// `no_lbr` (samples of addresses, no edges) or `boltedcollection` (a
 /// profile of a BOLT-optimized binary, whose addresses are not this
-/// binary's) is refused.
+/// binary's) is refused, and so is BOLT's YAML profile format.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -168,6 +168,10 @@ Error readFdataProfile(MemoryBufferRef Buffer, const BlockAddressMap &Map,
       return LineError("a 'no_lbr' profile (sampled addresses without "
                        "branches) has no edges; profile with llvm-bolt "
                        "-instrument, or perf record -b and perf2bolt");
+    if (Line.starts_with("---"))
+      return LineError("a YAML BOLT profile (--profile-format=yaml); write "
+                       "the .fdata form (perf2bolt's default, and what "
+                       "instrumented binaries write)");
     if (Line.starts_with("boltedcollection"))
       return LineError("a 'boltedcollection' profile was collected on a "
                        "BOLT-optimized binary, whose addresses are not this "

@@ -320,6 +320,12 @@ TEST(FdataBlockReader, RefusesWhatItCannotUse) {
                         "collected on a BOLT-optimized binary, whose "
                         "addresses are not this binary's; profile the "
                         "address-mapped binary itself"));
+  EXPECT_THAT_ERROR(
+      Fails("---\nheader:\n"),
+      FailedWithMessage("a.fdata:1: a YAML BOLT profile "
+                        "(--profile-format=yaml); write the .fdata form "
+                        "(perf2bolt's default, and what instrumented "
+                        "binaries write)"));
   EXPECT_THAT_ERROR(Fails("1 f 4 1 f 8 0 1\n1 f 4 1 f\n"),
                     FailedWithMessage("a.fdata:2: expected 8 fields in a "
                                       "branch record, found 5"));
