@@ -136,7 +136,7 @@ private:
   std::optional<SkipReason> checkFunction(uint32_t FI) const;
   void planFunction(uint32_t FI);
   std::vector<ClusterKind> classifyBlocks(const BlockFunction &F,
-                                          const BlocksRun &Run);
+                                          const BlocksRun &Run) const;
   void keepSmallPartsTogether(const BlockFunction &F,
                               std::vector<ClusterKind> &Kinds);
   void keepLandingPadsTogether(const BlockFunction &F,
@@ -184,8 +184,9 @@ std::optional<SkipReason> BlockPlanner::checkFunction(uint32_t FI) const {
   return std::nullopt;
 }
 
-std::vector<ClusterKind> BlockPlanner::classifyBlocks(const BlockFunction &F,
-                                                      const BlocksRun &Run) {
+std::vector<ClusterKind>
+BlockPlanner::classifyBlocks(const BlockFunction &F,
+                             const BlocksRun &Run) const {
   std::vector<ClusterKind> Kinds(F.Blocks.size(), ClusterKind::Cold);
   for (uint32_t B = 0; B < F.Blocks.size(); ++B) {
     bool AtStartup = false, InSteadyState = false;
@@ -200,7 +201,6 @@ std::vector<ClusterKind> BlockPlanner::classifyBlocks(const BlockFunction &F,
     Kinds[B] = AtStartup       ? ClusterKind::Startup
                : InSteadyState ? ClusterKind::Steady
                                : ClusterKind::Cold;
-    Result.RunBytes[unsigned(Kinds[B])] += F.Blocks[B].Size;
   }
   return Kinds;
 }
@@ -342,6 +342,8 @@ void BlockPlanner::planFunction(uint32_t FI) {
     ++Result.NumNotRun;
     return;
   }
+  for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+    Result.RunBytes[unsigned(Kinds[B])] += F.Blocks[B].Size;
   // The entry begins the function's first executed cluster, whatever its
   // own count says (a sampled profile can miss it).
   Kinds[0] = AnyStartup ? ClusterKind::Startup : ClusterKind::Steady;

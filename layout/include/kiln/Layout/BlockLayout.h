@@ -152,9 +152,10 @@ struct BlockLayout {
   uint32_t NumTinyPartsKept = 0;
   /// Landing pads moved to the cluster of the function's other pads.
   uint32_t NumEHPadsMoved = 0;
-  /// Bytes of the blocks each kind of scenario runs, per ClusterKind (the
-  /// startup entry is what the block-granularity startup bound counts),
-  /// before small parts and landing pads are moved.
+  /// Per ClusterKind, the bytes of the clustered functions' blocks of that
+  /// kind as the profile says they ran, before small parts and landing pads
+  /// are moved (the startup entry is what the block-granularity startup
+  /// bound counts).
   std::array<uint64_t, NumClusterKinds> RunBytes = {};
 
   /// \returns the number of clusters of \p Kind.
