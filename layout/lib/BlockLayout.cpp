@@ -87,8 +87,9 @@ uint64_t BlockLayout::getClusterBytes(ClusterKind Kind) const {
 // The weighted count of Counts over every scenario, saturating.
 static uint64_t getTotalCount(const BlockProfile &Profile,
                               const ScenarioCounts &Counts) {
-  return addCounts(getWeightedCount(Profile, Counts, ScenarioKind::Startup),
-                   getWeightedCount(Profile, Counts, ScenarioKind::SteadyState));
+  return addCounts(
+      getWeightedCount(Profile, Counts, ScenarioKind::Startup),
+      getWeightedCount(Profile, Counts, ScenarioKind::SteadyState));
 }
 
 namespace {
@@ -174,7 +175,7 @@ std::optional<SkipReason> BlockPlanner::checkFunction(uint32_t FI) const {
   for (const ProfiledBlock &B : F.Blocks)
     IDs.push_back(B.ID);
   llvm::sort(IDs);
-  if (std::adjacent_find(IDs.begin(), IDs.end()) != IDs.end())
+  if (llvm::adjacent_find(IDs) != IDs.end())
     return SkipReason::DuplicateBlockID;
   // lld orders sections by symbol name: a part named as another function
   // would move that function, or be moved with it.

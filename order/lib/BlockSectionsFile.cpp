@@ -18,11 +18,9 @@
 using namespace llvm;
 using namespace kiln;
 
-BlockSectionsReport
-kiln::writeBasicBlockSectionsProfile(const layout::BlockProfile &Profile,
-                                     const layout::BlockLayout &Layout,
-                                     ArrayRef<std::string> Header,
-                                     raw_ostream &OS) {
+BlockSectionsReport kiln::writeBasicBlockSectionsProfile(
+    const layout::BlockProfile &Profile, const layout::BlockLayout &Layout,
+    ArrayRef<std::string> Header, raw_ostream &OS) {
   BlockSectionsReport Report;
   writeOrderFileHeader(Header, OS);
   OS << "v1\n";

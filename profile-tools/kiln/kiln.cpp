@@ -416,20 +416,22 @@ static Error orderMain(int Argc, const char **Argv) {
 // kiln block-layout
 //===----------------------------------------------------------------------===//
 
-static cl::opt<std::string>
-    BlockLayoutInput(cl::Positional, cl::sub(BlockLayoutCmd),
-                     cl::desc("<block profile (.kbp)>"), cl::cat(KilnCategory));
+static cl::opt<std::string> BlockLayoutInput(cl::Positional,
+                                             cl::sub(BlockLayoutCmd),
+                                             cl::desc("<block profile (.kbp)>"),
+                                             cl::cat(KilnCategory));
 static cl::opt<std::string> BlockLayoutOutput(
     "o", cl::sub(BlockLayoutCmd), cl::value_desc("file"),
     cl::desc("the basic-block-sections profile to write (for clang's "
              "-fbasic-block-sections=list= or ld.lld's "
              "--lto-basic-block-sections=; '-' for stdout)"),
     cl::cat(KilnCategory));
-static cl::opt<std::string> BlockLayoutOrderFile(
-    "symbol-ordering-file", cl::sub(BlockLayoutCmd), cl::value_desc("file"),
-    cl::desc("also write the clusters' order for ld.lld "
-             "--symbol-ordering-file="),
-    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    BlockLayoutOrderFile("symbol-ordering-file", cl::sub(BlockLayoutCmd),
+                         cl::value_desc("file"),
+                         cl::desc("also write the clusters' order for ld.lld "
+                                  "--symbol-ordering-file="),
+                         cl::cat(KilnCategory));
 static cl::opt<std::string>
     BlockLayoutPageSize("page-size", cl::sub(BlockLayoutCmd), cl::init("4K"),
                         cl::value_desc("size"),
@@ -936,8 +938,8 @@ int main(int Argc, const char **Argv) {
       "imports and string tables for clang and lld\n");
 
   if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !BlockLayoutCmd &&
-      !EvalCmd && !RelocsCmd && !ImportsCmd && !ThinBackendCmd &&
-      !ProfileCmd && !ReportCmd) {
+      !EvalCmd && !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd &&
+      !ReportCmd) {
     WithColor::error(errs(), ToolName)
         << "no subcommand specified; run 'kiln --help' for the list\n";
     return 1;

@@ -87,7 +87,8 @@ static void writeReport(const BlockLayoutResult &R, StringRef Input,
       for (unsigned G = 0; G < layout::NumLayoutGroups; ++G) {
         const layout::GroupSummary &S = R.Layout.Composite.Groups[G];
         J.object([&] {
-          J.attribute("group", layout::getLayoutGroupName(layout::LayoutGroup(G)));
+          J.attribute("group",
+                      layout::getLayoutGroupName(layout::LayoutGroup(G)));
           J.attribute("clusters", int64_t(S.NumNodes));
           J.attribute("bytes", int64_t(S.Bytes));
           J.attribute("pages", int64_t(S.Pages));
@@ -158,10 +159,9 @@ static void printSummary(const BlockLayoutResult &R,
       Diag << ", " << S.Pages << " pages, by "
            << layout::getOrderMethodName(S.Method) << '\n';
   }
-  Diag << "  startup: "
-       << L.RunBytes[unsigned(layout::ClusterKind::Startup)]
-       << " bytes of blocks ran; block-granularity bound "
-       << R.StartupPageBound << " pages of " << R.PageSize << " bytes\n";
+  Diag << "  startup: " << L.RunBytes[unsigned(layout::ClusterKind::Startup)]
+       << " bytes of blocks ran; block-granularity bound " << R.StartupPageBound
+       << " pages of " << R.PageSize << " bytes\n";
   if (L.NumNotRun)
     Diag << "  functions no scenario ran: " << L.NumNotRun
          << " (not listed; left to the linker)\n";
@@ -194,11 +194,11 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
                          "profile");
   // Before anything is written: no output may replace the input or another
   // output.
-  if (Error E = checkOutputPaths(
-          {{Opts.Output, "-o"},
-           {Opts.SymbolOrderingFile, "--symbol-ordering-file"},
-           {Opts.ReportPath, "--report"}},
-          {{Opts.Input, "input"}}))
+  if (Error E =
+          checkOutputPaths({{Opts.Output, "-o"},
+                            {Opts.SymbolOrderingFile, "--symbol-ordering-file"},
+                            {Opts.ReportPath, "--report"}},
+                           {{Opts.Input, "input"}}))
     return makeToolError(toString(std::move(E)));
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =

@@ -367,13 +367,12 @@ TEST(BlockLayout, SkipsFunctionsItCannotName) {
   std::vector<std::pair<uint32_t, SkipReason>> Skipped;
   for (const SkippedFunction &S : L.Skipped)
     Skipped.push_back({S.Function, S.Reason});
-  EXPECT_THAT(Skipped,
-              ElementsAre(std::pair(0u, SkipReason::DuplicateName),
-                          std::pair(1u, SkipReason::DuplicateName),
-                          std::pair(2u, SkipReason::BadName),
-                          std::pair(3u, SkipReason::DuplicateBlockID),
-                          std::pair(4u, SkipReason::ClusterNameTaken),
-                          std::pair(6u, SkipReason::NoBlocks)));
+  EXPECT_THAT(Skipped, ElementsAre(std::pair(0u, SkipReason::DuplicateName),
+                                   std::pair(1u, SkipReason::DuplicateName),
+                                   std::pair(2u, SkipReason::BadName),
+                                   std::pair(3u, SkipReason::DuplicateBlockID),
+                                   std::pair(4u, SkipReason::ClusterNameTaken),
+                                   std::pair(6u, SkipReason::NoBlocks)));
   // `f.cold` itself is a function like any other.
   ASSERT_EQ(L.Functions.size(), 1u);
   EXPECT_EQ(L.Functions[0].Function, 5u);

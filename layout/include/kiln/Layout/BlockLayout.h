@@ -104,9 +104,9 @@ struct ClusteredFunction {
 
 /// Why a function of the profile was left out of the layout.
 enum class SkipReason : uint8_t {
-  DuplicateName, ///< Another function has its name.
-  BadName,       ///< Empty, or has blanks the profile format cannot carry.
-  NoBlocks,      ///< The profile lists no block of it.
+  DuplicateName,    ///< Another function has its name.
+  BadName,          ///< Empty, or has blanks the profile format cannot carry.
+  NoBlocks,         ///< The profile lists no block of it.
   DuplicateBlockID, ///< Two of its blocks have the same ID.
   /// Another function has the name one of its clusters would get, which
   /// the ordering file could not tell apart.

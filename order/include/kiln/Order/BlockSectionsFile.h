@@ -50,11 +50,9 @@ struct BlockSectionsReport {
 /// Writes the version 1 basic-block-sections profile of \p Layout, planned
 /// from \p Profile, to \p OS, after \p Header as `# ` comment lines. The
 /// functions come in profile (address) order.
-BlockSectionsReport
-writeBasicBlockSectionsProfile(const layout::BlockProfile &Profile,
-                               const layout::BlockLayout &Layout,
-                               llvm::ArrayRef<std::string> Header,
-                               llvm::raw_ostream &OS);
+BlockSectionsReport writeBasicBlockSectionsProfile(
+    const layout::BlockProfile &Profile, const layout::BlockLayout &Layout,
+    llvm::ArrayRef<std::string> Header, llvm::raw_ostream &OS);
 
 /// Writes the ELF symbol ordering file of \p Layout's clusters, in the
 /// order of Layout.Order, with \p Opts' header. \returns what was written.
