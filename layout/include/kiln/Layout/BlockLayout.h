@@ -15,9 +15,9 @@
 ///    first executed kind (startup if startup ran the function), so that
 ///    cluster is the function's entry cluster.
 /// 2. Inside each executed cluster the blocks are ordered by ext-TSP (LLVM's
-///    CodeLayout, Newell and Pupyrev) from the exact edge counts, the
-///    cluster's first block fixed: the entry block, or for another cluster
-///    the block most often entered from outside it.
+///    CodeLayout, Newell and Pupyrev) from the exact edge counts, weighted
+///    over all scenarios, the cluster's first block fixed: the entry block,
+///    or for another cluster the block most often entered from outside it.
 /// 3. The clusters of all functions are nodes of one call graph (a cluster's
 ///    count is the largest count of its blocks, calls go from the calling
 ///    block's cluster to the callee's entry cluster, control crossing from
