@@ -128,6 +128,9 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                   .Case("strict", [&] { return Flag(K.Strict); })
                   .Case("verbose", [&] { return Flag(K.Verbose); })
                   .Case("save-temps", [&] { return Flag(K.SaveTemps); })
+                  .Case("block-address-map",
+                        [&] { return Flag(K.BlockAddressMap); })
+                  .Case("block-sections", [&] { return Text(K.BlockSections); })
                   .Default([&] {
                     return optionError(
                         Arg, "unknown kiln-lld option (known: "
@@ -137,7 +140,8 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                              "--kiln-report=, --kiln-preread-out=, "
                              "--kiln-unordered-out=, "
                              "--kiln-strict, --kiln-verbose, "
-                             "--kiln-save-temps)");
+                             "--kiln-save-temps, --kiln-block-address-map, "
+                             "--kiln-block-sections=)");
                   })();
     if (E)
       return std::move(E);
