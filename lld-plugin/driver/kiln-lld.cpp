@@ -196,9 +196,9 @@ int main(int Argc, const char **Argv) {
   if (!Split->Kiln.requestsProfileGuidedLink()) {
     // A user's ThinLTO cache gets a subdirectory per Kiln configuration (the
     // profile-guided link uses a scratch cache of its own instead).
-    if (Error E =
-            kiln::applyLTOCacheSalt(Flavor, Split->LinkerArgs, PluginPath,
-                                    *BlockSections, Split->Kiln.Verbose, errs())) {
+    if (Error E = kiln::applyLTOCacheSalt(Flavor, Split->LinkerArgs, PluginPath,
+                                          *BlockSections, Split->Kiln.Verbose,
+                                          errs())) {
       WithColor::error(errs(), "kiln-lld") << toString(std::move(E)) << '\n';
       return 1;
     }

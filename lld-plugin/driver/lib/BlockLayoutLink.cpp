@@ -98,10 +98,11 @@ checkSectionsProfile(const KilnLinkOptions &Options,
   return Text;
 }
 
-Expected<std::string> kiln::applyBlockLayoutOptions(
-    LinkerFlavor Flavor, const KilnLinkOptions &Options,
-    std::vector<std::string> &LinkerArgs, ScratchDirectory &Scratch,
-    raw_ostream &Diag) {
+Expected<std::string>
+kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
+                              const KilnLinkOptions &Options,
+                              std::vector<std::string> &LinkerArgs,
+                              ScratchDirectory &Scratch, raw_ostream &Diag) {
   if (!Options.BlockAddressMap && Options.BlockSections.empty())
     return "";
   StringRef Asked = Options.BlockSections.empty() ? "--kiln-block-address-map"
@@ -109,11 +110,11 @@ Expected<std::string> kiln::applyBlockLayoutOptions(
   // LLVM 22 emits basic-block sections and the address map for ELF only;
   // COFF and Mach-O code generation have neither.
   if (Flavor != LinkerFlavor::ELF)
-    return blockLayoutError(Asked + ": basic-block sections and address "
-                                    "maps are ELF only in LLVM 22, not " +
+    return blockLayoutError(Asked +
+                            ": basic-block sections and address "
+                            "maps are ELF only in LLVM 22, not " +
                             getFlavorName(Flavor));
-  if (Options.BlockAddressMap &&
-      none_of(LinkerArgs, [](StringRef Arg) {
+  if (Options.BlockAddressMap && none_of(LinkerArgs, [](StringRef Arg) {
         return isLldOption(Arg, "lto-basic-block-address-map");
       }))
     LinkerArgs.push_back("--lto-basic-block-address-map");

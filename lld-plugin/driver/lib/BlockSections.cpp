@@ -180,8 +180,8 @@ static Error fileError(StringRef Path, int64_t Line, const Twine &Message) {
                            (Path + ":" + Twine(Line) + ": " + Message).str());
 }
 
-Expected<BlockSectionsProfile>
-kiln::parseBlockSectionsProfile(StringRef Path, StringRef Text) {
+Expected<BlockSectionsProfile> kiln::parseBlockSectionsProfile(StringRef Path,
+                                                               StringRef Text) {
   std::unique_ptr<MemoryBuffer> Buffer =
       MemoryBuffer::getMemBuffer(Text, Path, /*RequiresNullTerminator=*/false);
   line_iterator It(*Buffer, /*SkipBlanks=*/true, /*CommentMarker=*/'#');
@@ -272,8 +272,9 @@ static StringRef getUnpromotedName(StringRef Name) {
   return Name.take_front(At);
 }
 
-FilteredBlockSections kiln::filterBlockSections(const BlockSectionsProfile &P,
-                                                const LinkFunctionNames &Names) {
+FilteredBlockSections
+kiln::filterBlockSections(const BlockSectionsProfile &P,
+                          const LinkFunctionNames &Names) {
   FilteredBlockSections Result;
   for (const BlockSectionsFunction &F : P.Functions) {
     if (!F.Refusal.empty()) {

@@ -102,10 +102,10 @@ Error kiln::applyLTOCacheSalt(LinkerFlavor Flavor,
     Diag << "kiln-lld: note: ThinLTO cache: "
          << findUserLTOCache(LinkerArgs, Flavor) << " (the cache " << UserCache
          << " keyed on "
-         << (Options.empty() ? ""
-                             : "the Kiln plugin and " +
-                                   std::to_string(Options.size()) +
-                                   " Kiln option(s)")
+         << (Options.empty()
+                 ? ""
+                 : "the Kiln plugin and " + std::to_string(Options.size()) +
+                       " Kiln option(s)")
          << (!Options.empty() && !BlockSections.empty() ? " and " : "")
          << (BlockSections.empty() ? "" : "the block sections profile")
          << ")\n";

@@ -28,9 +28,8 @@ using namespace kiln;
 /// \returns the value of \p Arg if it is the option `-<Short>` or
 /// `--<Long>` with its value joined (`-Lx`, `--library-path=x`) or in the
 /// next argument (then \p I moves to it).
-static std::optional<StringRef> getValue(ArrayRef<std::string> Args,
-                                         size_t &I, StringRef Short,
-                                         StringRef Long) {
+static std::optional<StringRef> getValue(ArrayRef<std::string> Args, size_t &I,
+                                         StringRef Short, StringRef Long) {
   StringRef Arg = Args[I];
   auto Next = [&]() -> std::optional<StringRef> {
     if (I + 1 == Args.size())

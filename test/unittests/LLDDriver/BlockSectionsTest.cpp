@@ -62,9 +62,9 @@ TEST(BlockSections, ParsesEveryLineKindOfLLVM22) {
   // LLVM matches the module name without a leading ./.
   EXPECT_EQ(F.Module, "dir/a.c");
   EXPECT_EQ(F.Line, 6u);
-  EXPECT_THAT(F.Lines, ElementsAre("c 0 1", "c 2 3.1", "p 1 3",
-                                   "g 0:10,1:9,2:1 1:9  2:1", "h 0:ab12 1:FF",
-                                   "t 1,1"));
+  EXPECT_THAT(F.Lines,
+              ElementsAre("c 0 1", "c 2 3.1", "p 1 3",
+                          "g 0:10,1:9,2:1 1:9  2:1", "h 0:ab12 1:FF", "t 1,1"));
   EXPECT_THAT(F.Refusal, IsEmpty());
   // An `m` line names the module of the next function only.
   EXPECT_THAT(P.Functions[1].Module, IsEmpty());
@@ -72,8 +72,7 @@ TEST(BlockSections, ParsesEveryLineKindOfLLVM22) {
 
 TEST(BlockSections, RefusesTheWholeFileForWhatLLVMRejectsEverywhere) {
   auto Error = [](StringRef Text) {
-    Expected<BlockSectionsProfile> P =
-        parseBlockSectionsProfile("p.txt", Text);
+    Expected<BlockSectionsProfile> P = parseBlockSectionsProfile("p.txt", Text);
     return P ? std::string() : toString(P.takeError());
   };
   EXPECT_THAT(Error(""), HasSubstr("p.txt:1: the profile is empty"));
@@ -135,8 +134,7 @@ TEST(BlockSections, RefusesAnEntryBlockOutsideTheStartOfTheFirstCluster) {
 }
 
 TEST(BlockSections, RefusesAFunctionProfiledTwice) {
-  BlockSectionsProfile P =
-      parse("v1\nf a\nc 0 1\nf b a\nc 0 2\nf c\nc 0\n");
+  BlockSectionsProfile P = parse("v1\nf a\nc 0 1\nf b a\nc 0 2\nf c\nc 0\n");
   ASSERT_EQ(P.Functions.size(), 3u);
   EXPECT_THAT(P.Functions[0].Refusal, IsEmpty());
   EXPECT_EQ(P.Functions[1].Refusal, "'a' is profiled already (line 2)");

@@ -80,37 +80,39 @@ TEST(LinkBitcode, FindsFilesAndLibrariesOfTheCommandLine) {
   std::string Exact = Touch("exact.a");
   Touch("libbar.so");
   std::string D = Dir.str().str();
-  EXPECT_THAT(findLinkInputFiles({"ld", A, "-o", "/nonexistent/app", "-L", D,
-                                  "-lfoo", "-lbar", "-l:exact.a", A,
-                                  "--library", "foo"}),
-              ElementsAre(A, LibFoo, Exact));
+  EXPECT_THAT(
+      findLinkInputFiles({"ld", A, "-o", "/nonexistent/app", "-L", D, "-lfoo",
+                          "-lbar", "-l:exact.a", A, "--library", "foo"}),
+      ElementsAre(A, LibFoo, Exact));
   EXPECT_THAT(findLinkInputFiles({"ld", "--library-path=" + D, "-l", "foo"}),
               ElementsAre(LibFoo));
   sys::fs::remove_directories(Dir);
 }
 
 TEST(LinkBitcode, NamesThePromotionsOfUnambiguousLocals) {
-  std::string One = writeBitcode(
-      (Target + "define internal void @helper() { ret void }\n"
-                "define internal void @twice() { ret void }\n"
-                "define internal void @clash() { ret void }\n"
-                "define void @api() { ret void }\n"
-                "declare void @external()\n")
-          .str(),
-      /*Thin=*/true);
-  std::string Two = writeBitcode(
-      (Target + "define internal void @twice() { ret void }\n"
-                "define void @clash() { ret void }\n")
-          .str(),
-      /*Thin=*/true);
+  std::string One =
+      writeBitcode((Target + "define internal void @helper() { ret void }\n"
+                             "define internal void @twice() { ret void }\n"
+                             "define internal void @clash() { ret void }\n"
+                             "define void @api() { ret void }\n"
+                             "declare void @external()\n")
+                       .str(),
+                   /*Thin=*/true);
+  std::string Two =
+      writeBitcode((Target + "define internal void @twice() { ret void }\n"
+                             "define void @clash() { ret void }\n")
+                       .str(),
+                   /*Thin=*/true);
   std::string Full = writeBitcode(
       (Target + "define internal void @fullonly() { ret void }\n").str(),
       /*Thin=*/false);
   test::TempFile F1("one", "bc", One), F2("two", "bc", Two),
-      F3("full", "bc", Full), Native("native", "o", "\x7f" "ELF");
+      F3("full", "bc", Full),
+      Native("native", "o",
+             "\x7f"
+             "ELF");
   Expected<LinkBitcode> Read = readLinkBitcode(
-      {F1.path().str(), F2.path().str(), F3.path().str(),
-       Native.path().str()});
+      {F1.path().str(), F2.path().str(), F3.path().str(), Native.path().str()});
   ASSERT_THAT_EXPECTED(Read, Succeeded());
   EXPECT_EQ(Read->NumModules, 3u);
   for (StringRef Name : {"helper", "twice", "clash", "api", "fullonly"})
@@ -125,10 +127,12 @@ TEST(LinkBitcode, NamesThePromotionsOfUnambiguousLocals) {
 }
 
 TEST(LinkBitcode, NamesTheFileItCannotRead) {
-  test::TempFile Bad("bad", "bc", "BC\xc0\xde" "garbage");
+  test::TempFile Bad("bad", "bc",
+                     "BC\xc0\xde"
+                     "garbage");
   Expected<LinkBitcode> Read = readLinkBitcode({Bad.path().str()});
-  EXPECT_THAT_EXPECTED(Read, FailedWithMessage(testing::StartsWith(
-                                 Bad.path().str() + ": ")));
+  EXPECT_THAT_EXPECTED(
+      Read, FailedWithMessage(testing::StartsWith(Bad.path().str() + ": ")));
 }
 
 } // namespace

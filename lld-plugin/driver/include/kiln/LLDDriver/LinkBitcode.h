@@ -47,8 +47,7 @@ struct LinkBitcode {
 /// (files and archive members; other files are skipped). A local defined by
 /// one module only gets the name ThinLTO would promote it to, from that
 /// module's hash. \returns an error naming the file it cannot read.
-llvm::Expected<LinkBitcode>
-readLinkBitcode(llvm::ArrayRef<std::string> Paths);
+llvm::Expected<LinkBitcode> readLinkBitcode(llvm::ArrayRef<std::string> Paths);
 
 } // namespace kiln
 
