@@ -312,6 +312,23 @@ kiln::filterBlockSections(const BlockSectionsProfile &P,
       ++Result.NotInLink;
       continue;
     }
+    // Every module's backend matches the name on its own: the entry's block
+    // ids would be applied to functions they do not describe.
+    if (F.Module.empty()) {
+      auto Ambiguous = find_if(F.Names, [&](StringRef Name) {
+        return Names.AmbiguousNames.contains(Name);
+      });
+      if (Ambiguous != F.Names.end()) {
+        Kept.Refusal = ("'" + *Ambiguous + "' names " +
+                        Twine(Names.AmbiguousNames.lookup(*Ambiguous)) +
+                        " functions of different modules, which LLVM would "
+                        "all lay out by this entry (an 'm <source file>' line "
+                        "before it says which; it needs -g)")
+                           .str();
+        Result.Refused.push_back(std::move(Kept));
+        continue;
+      }
+    }
     Result.Kept.push_back(std::move(Kept));
   }
   return Result;

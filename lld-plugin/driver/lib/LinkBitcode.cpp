@@ -103,6 +103,8 @@ private:
   /// Local name -> the promoted name of its only definition, or "" once a
   /// second module defines it too, or the module has no hash.
   StringMap<std::string> Locals;
+  /// Local name -> how many modules define it.
+  StringMap<unsigned> LocalDefinitions;
   /// Names of functions visible outside their module: a local of the same
   /// name is ambiguous too.
   StringSet<> Externals;
@@ -148,6 +150,7 @@ Error BitcodeNameReader::readBuffer(MemoryBufferRef Buffer, StringRef Where) {
       auto [It, New] = Locals.try_emplace(F.getName(), Promoted);
       if (!New)
         It->second.clear();
+      ++LocalDefinitions[F.getName()];
     }
   }
   return Error::success();
@@ -195,6 +198,12 @@ LinkBitcode BitcodeNameReader::finish() {
   for (const auto &Local : Locals)
     if (!Local.second.empty() && !Externals.contains(Local.first()))
       Result.Names.PromotedNames[Local.first()] = Local.second;
+  for (const auto &Local : LocalDefinitions) {
+    unsigned Definitions =
+        Local.second + (Externals.contains(Local.first()) ? 1 : 0);
+    if (Definitions > 1)
+      Result.Names.AmbiguousNames[Local.first()] = Definitions;
+  }
   return std::move(Result);
 }
 

@@ -177,6 +177,30 @@ TEST(BlockSections, KeepsTheFunctionsOfTheLink) {
   EXPECT_THAT(F.Refused[0].Names, ElementsAre("bad"));
 }
 
+TEST(BlockSections, RefusesANameOfSeveralLocalsWithoutItsModule) {
+  // A static inline function of a header, compiled into three modules:
+  // LLVM would apply the entry's block ids to all three.
+  BlockSectionsProfile P = parse("v1\n"
+                                 "f shared\nc 0 1\n"
+                                 "m b.c\nf shared\nc 0 2\n");
+  LinkFunctionNames Names;
+  Names.Defined.insert("shared");
+  Names.AmbiguousNames["shared"] = 3;
+  FilteredBlockSections F = filterBlockSections(P, Names);
+  ASSERT_EQ(F.Refused.size(), 2u);
+  EXPECT_EQ(F.Refused[0].Refusal,
+            "'shared' names 3 functions of different modules, which LLVM "
+            "would all lay out by this entry (an 'm <source file>' line "
+            "before it says which; it needs -g)");
+  // The second entry is refused as a second profile of the name; an `m`
+  // line alone would have been kept.
+  EXPECT_EQ(F.Refused[1].Refusal, "'shared' is profiled already (line 2)");
+  FilteredBlockSections WithModule =
+      filterBlockSections(parse("v1\nm b.c\nf shared\nc 0 2\n"), Names);
+  ASSERT_EQ(WithModule.Kept.size(), 1u);
+  EXPECT_EQ(WithModule.Kept[0].Module, "b.c");
+}
+
 TEST(BlockSections, WritesWhatItParsed) {
   std::string Text = "v1\nm a.c\nf work w2\nc 0 1\nc 2\np 1 2\nf b\nc 0\n";
   BlockSectionsProfile P = parse(Text);

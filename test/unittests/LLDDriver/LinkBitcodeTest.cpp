@@ -122,6 +122,9 @@ TEST(LinkBitcode, NamesThePromotionsOfUnambiguousLocals) {
   // definitions, `clash` an external namesake, and full LTO's `fullonly`
   // is never promoted.
   ASSERT_EQ(Read->Names.PromotedNames.size(), 1u);
+  EXPECT_EQ(Read->Names.AmbiguousNames.lookup("twice"), 2u);
+  EXPECT_EQ(Read->Names.AmbiguousNames.lookup("clash"), 2u);
+  EXPECT_EQ(Read->Names.AmbiguousNames.size(), 2u);
   EXPECT_THAT(Read->Names.PromotedNames.lookup("helper"),
               MatchesRegex("helper\\.llvm\\.[0-9]+"));
 }

@@ -79,6 +79,11 @@ struct LinkFunctionNames {
   /// For a local function whose name only one bitcode module defines: the
   /// name ThinLTO gives it if it promotes it (`fn.llvm.<module hash>`).
   llvm::StringMap<std::string> PromotedNames;
+  /// A name that local functions of several modules have (a static inline
+  /// function of a header, say), or a local and an external one -> how many
+  /// functions have it. LLVM lays out every function of the name by one
+  /// profile entry, unless an `m` line says which module's.
+  llvm::StringMap<unsigned> AmbiguousNames;
 };
 
 /// The profile split by what the link can use.
@@ -93,7 +98,8 @@ struct FilteredBlockSections {
 };
 
 /// Splits \p Profile by \p Names. A refused function is refused whether or
-/// not the link defines it.
+/// not the link defines it; a function named by an ambiguous name without an
+/// `m` line is refused too.
 FilteredBlockSections filterBlockSections(const BlockSectionsProfile &Profile,
                                           const LinkFunctionNames &Names);
 
