@@ -176,6 +176,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print()
     print(report.results_text_table(results))
     print()
+    held_heads, held_rows = report.heldout_table_rows(results)
+    if held_rows:
+        print(report.text_table(held_heads, held_rows))
+        print()
     for n in note_lines:
         print(n)
     sys.stdout.flush()

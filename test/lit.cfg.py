@@ -92,11 +92,13 @@ llvm_tools = [
     ToolSubst("llvm-as", unresolved="fatal"),
     ToolSubst("llvm-ar", unresolved="fatal"),
     ToolSubst("llvm-dis", unresolved="fatal"),
+    ToolSubst("llvm-dwarfdump", unresolved="fatal"),
     ToolSubst("llvm-mc", unresolved="fatal"),
     ToolSubst("llvm-nm", unresolved="fatal"),
     ToolSubst("llvm-objdump", unresolved="fatal"),
     ToolSubst("llvm-readobj", unresolved="fatal"),
     ToolSubst("llvm-readelf", unresolved="fatal"),
+    ToolSubst("llvm-symbolizer", unresolved="fatal"),
     ToolSubst("llvm-profdata", unresolved="fatal"),
     ToolSubst("yaml2obj", unresolved="fatal"),
 ]

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
-from .hooks import (BOLT_OPTIONS, SPLIT_PROFILE_WEIGHT, bolt_postlink, kiln_full_lto_prepare,
-                    kiln_imports_prepare_with, kiln_lld_cs_prepare, kiln_lld_preread_prepare,
-                    kiln_lld_prepare, kiln_lld_split_cs_use_prepare, kiln_lld_split_prepare,
+from .hooks import (BOLT_OPTIONS, SPLIT_PROFILE_WEIGHT, block_layout_postlink_with,
+                    bolt_postlink, kiln_full_lto_prepare, kiln_imports_prepare_with,
+                    kiln_lld_cs_prepare, kiln_lld_preread_prepare, kiln_lld_prepare,
+                    kiln_lld_split_cs_use_prepare, kiln_lld_split_prepare,
                     kiln_order_prepare, lld_bp_startup_prepare, profdata_order_prepare,
                     stock_cs_use_prepare)
 
@@ -274,6 +275,16 @@ CONFIGS = [
                 "(--lto-cs-profile-file): the splitter sees post-inlining counts",
                 cflags=SPLIT_CFLAGS,
                 prepare=kiln_lld_split_cs_use_prepare, stock=False),
+    thinlto_row("Kiln-bb",
+                "PGO + -flto=thin, then block layout from BOLT's instrumentation "
+                "profile of the address-mapped program (`kiln block-profile`, "
+                "`kiln block-layout`), relinked with the basic-block-sections "
+                "profile and the cluster order",
+                postlink=block_layout_postlink_with("bolt"), stock=False),
+    thinlto_row("Kiln-bb+callgrind",
+                "Kiln-bb with the block profile from callgrind's exact trace "
+                "(--dump-instr=yes --collect-jumps=yes) instead of BOLT's",
+                postlink=block_layout_postlink_with("callgrind"), stock=False),
     thinlto_row("Kiln-lld+split",
                 "Kiln-lld with -kiln-split-functions (blocks no training run executed "
                 "go to cold parts), compiled with the x%d-weighted profile"

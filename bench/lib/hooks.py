@@ -260,3 +260,82 @@ def kiln_imports_prepare_with(budget: str) -> Callable[["PrepareContext"], list[
         return ["-Wl,-mllvm,-thinlto-workload-def=%s" % plan]
     return kiln_imports_prepare
 
+
+
+def _block_training_profiles(ctx: "PrepareContext", mapped: Path, bdir: Path,
+                             source: str) -> dict[str, list[Path]]:
+    """Runs the training scenarios on `mapped` (linked with the block
+    address map) and returns each scenario's profile files: BOLT's
+    instrumentation (`.fdata`, one per run) or callgrind's exact trace
+    (`--dump-instr=yes --collect-jumps=yes`)."""
+    h = ctx.harness
+    train = bdir / "train"
+    train.mkdir(parents=True)
+    ctx.app.write_inputs(train)
+    profiles: dict[str, list[Path]] = {}
+    if source == "bolt":
+        if not h.tools.bolt:
+            raise StepError("[%s] llvm-bolt not found in %s; install Debian's bolt-22"
+                            % (ctx.config.name, h.args.llvm_bin))
+        ctx.run([h.tools.bolt, str(mapped), "-instrument", "-o", str(train / ctx.app.exe_name),
+                 "--instrumentation-file=%s" % (bdir / "prof"),
+                 "--instrumentation-file-append-pid"], "block-bolt-instrument")
+    else:
+        shutil.copy2(mapped, train / ctx.app.exe_name)
+    for mode, args in (("startup", h.startup_args()), ("steady", h.steady_args())):
+        cmd = ["./" + ctx.app.exe_name] + args
+        out = bdir / ("%s.callgrind" % mode)
+        if source == "callgrind":
+            cmd = [h.tools.valgrind, "--tool=callgrind", "--dump-instr=yes",
+                   "--collect-jumps=yes", "--callgrind-out-file=%s" % out] + cmd
+        before = set(bdir.glob("prof.*.fdata"))
+        proc = run_cmd(cmd, ctx.dir / "logs" / ("block-train-%s.log" % mode),
+                       "[%s] block-profile training run %s" % (ctx.config.name, mode),
+                       cwd=train, env=run_env())
+        h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
+        if source == "callgrind":
+            profiles[mode] = [out]
+        else:
+            profiles[mode] = sorted(set(bdir.glob("prof.*.fdata")) - before)
+            if not profiles[mode]:
+                raise StepError("[%s] the BOLT-instrumented %s run wrote no profile"
+                                % (ctx.config.name, mode))
+    return profiles
+
+
+def block_layout_postlink_with(source: str,
+                               base_prepare: Optional[Callable] = None) -> Callable:
+    """Block-level layout from a profile of the final binary: link with the
+    block address map, run the training scenarios on that binary (profiled
+    with `source`: "bolt" or "callgrind"), `kiln block-profile`, `kiln
+    block-layout`, then relink the program from the same objects with the
+    basic-block-sections profile and the cluster order. `base_prepare`
+    gives the link flags of the function-level row it builds on."""
+    def postlink(ctx: "PrepareContext", exe: Path) -> None:
+        kiln = kiln_tool(ctx)
+        base = list(base_prepare(ctx)) if base_prepare else []
+        bdir = ctx.dir / "block-layout"
+        if bdir.exists():
+            shutil.rmtree(bdir)
+        (bdir / "mapped").mkdir(parents=True)
+        # BOLT's instrumentation needs the relocations; they change no code.
+        relocs = ["-Wl,--emit-relocs"] if source == "bolt" else []
+        mapped = ctx.link(bdir / "mapped" / ctx.app.exe_name,
+                          base + ["-Wl,--lto-basic-block-address-map"] + relocs)
+        profiles = _block_training_profiles(ctx, mapped, bdir, source)
+        kbp = bdir / "blocks.kbp"
+        ctx.run([kiln, "block-profile", "--binary=%s" % mapped]
+                + ["--scenario=%s=%s" % (mode, ",".join(str(p) for p in files))
+                   for mode, files in profiles.items()]
+                + ["-o", str(kbp)], "kiln-block-profile")
+        sections = bdir / "bbsections.txt"
+        order = bdir / "blocks.order"
+        ctx.run([kiln, "block-layout", str(kbp), "-o", str(sections),
+                 "--symbol-ordering-file=%s" % order,
+                 "--report=%s" % (bdir / "block-layout.json")], "kiln-block-layout")
+        relinked = ctx.link(bdir / ctx.app.exe_name,
+                            base + ["-Wl,--lto-basic-block-sections=%s" % sections,
+                                    "-Wl,--symbol-ordering-file=%s" % order,
+                                    "-Wl,--no-warn-symbol-ordering"])
+        shutil.copy2(relinked, exe)
+    return postlink

@@ -106,7 +106,8 @@ class App:
     exe_name: str = EXE_NAME
     cflags: list[str] = field(default_factory=list)   # -I/-D for every TU
     # Program arguments of the "startup" and "steady" scenarios (the
-    # training runs) and, optionally, of the "heldout" one (measured only).
+    # training runs) and, optionally, of held-out workloads (measured only):
+    # "heldout", the main one, and "heldout-<name>" ones unlike the training.
     scenarios: dict[str, list[str]] = field(default_factory=dict)
     # Files the scenarios read, written into every run directory.
     inputs: dict[str, bytes] = field(default_factory=dict)
@@ -207,6 +208,16 @@ class Harness:
         if self.app is not None and "heldout" in self.app.scenarios:
             return list(self.app.scenarios["heldout"])
         return None
+
+    def heldout_workloads(self) -> dict[str, list[str]]:
+        """Every held-out workload ("heldout" first, then "heldout-<name>"
+        in name order): program arguments no training run uses."""
+        if self.app is None:
+            return {}
+        names = sorted((n for n in self.app.scenarios
+                        if n == "heldout" or n.startswith("heldout-")),
+                       key=lambda n: (n != "heldout", n))
+        return {n: list(self.app.scenarios[n]) for n in names}
 
     def fetch_program(self, name: str) -> App:
         """A real program's sources, fetched from Debian (bench/lib/programs.py)."""
@@ -462,9 +473,8 @@ class Harness:
         shutil.copy2(build.exe, staged)
         env = run_env()
         scenarios = {"startup": self.startup_args(), "steady": self.steady_args()}
-        heldout = self.heldout_args()
-        if heldout is not None:
-            scenarios["heldout"] = heldout
+        workloads = self.heldout_workloads()
+        scenarios.update(workloads)
         outputs = {}
         t0 = time.monotonic()
         for mode, args in scenarios.items():
@@ -503,11 +513,14 @@ class Harness:
                                   "--callgrind-out-file=" + str(d / "callgrind.startup.out"),
                                   exe] + scenarios["startup"],
         }
-        if heldout is not None:
-            # Only the total is read: no per-instruction dump.
-            runs["callgrind-heldout"] = [
+        for name, args in workloads.items():
+            # Only the totals are read: no per-instruction dump.
+            runs["callgrind-" + name] = [
                 vg, "--tool=callgrind",
-                "--callgrind-out-file=" + str(d / "callgrind.heldout.out"), exe] + heldout
+                "--callgrind-out-file=" + str(d / ("callgrind.%s.out" % name)), exe] + args
+            runs["cachegrind-" + name] = [
+                vg, "--tool=cachegrind", "--cache-sim=yes"] + CACHEGRIND_CACHE + [
+                "--cachegrind-out-file=" + str(d / ("cachegrind.%s.out" % name)), exe] + args
         log("[%s] valgrind: %s" % (cfg.name, ", ".join(runs)))
         t0 = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -517,7 +530,7 @@ class Harness:
             procs = {name: fut.result() for name, fut in futs.items()}
         build.times["valgrind_s"] = time.monotonic() - t0
         for name, proc in procs.items():
-            mode = name.split("-")[1]
+            mode = name.split("-", 1)[1]
             if proc.stdout != outputs[mode]:
                 raise StepError("[%s] output of `%s` under valgrind (%s) differs from the "
                                 "native run" % (cfg.name, mode, name))
@@ -527,11 +540,16 @@ class Harness:
         cache = read_cachegrind(d / "cachegrind.steady.out")
         if ir is None or "I1mr" not in cache:
             raise StepError("[%s] no Ir / I1mr totals in the valgrind output" % cfg.name)
-        ir_heldout = None
-        if heldout is not None:
-            ir_heldout = pages.read_callgrind(str(d / "callgrind.heldout.out")).total("Ir")
-            if ir_heldout is None:
-                raise StepError("[%s] no Ir total in the held-out callgrind output" % cfg.name)
+        heldout_figures = {}
+        for name in workloads:
+            held_ir = pages.read_callgrind(str(d / ("callgrind.%s.out" % name))).total("Ir")
+            held_cache = read_cachegrind(d / ("cachegrind.%s.out" % name))
+            if held_ir is None or "I1mr" not in held_cache:
+                raise StepError("[%s] no Ir / I1mr totals in the %s valgrind output"
+                                % (cfg.name, name))
+            heldout_figures[name] = {"ir": held_ir, "i1_misses": held_cache["I1mr"]}
+        main_heldout = heldout_figures.get("heldout", {})
+        ir_heldout = main_heldout.get("ir")
 
         startup = pages.read_callgrind(str(d / "callgrind.startup.out"))
         info = pages.read_binary(str(staged), self.tools.readelf, self.tools.objdump)
@@ -545,6 +563,8 @@ class Harness:
         return {
             "ir_steady": ir,
             "ir_heldout": ir_heldout,
+            "i1_misses_heldout": main_heldout.get("i1_misses"),
+            "heldout_workloads": heldout_figures,
             "i1_misses_steady": cache["I1mr"],
             "text_bytes": sum(text.values()),
             "dyn_relocs": sum(dyn.values()),

@@ -110,14 +110,21 @@ def zstd_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes]]:
     data, generated with another seed) at level 4, which uses the same
     double-fast match finder as level 3 with larger tables: the code a
     default-level user runs, on inputs and parameters the profile never saw.
+    Two more held-out workloads use code the training never runs at all:
+    level 19 (the optimal parser, btultra2) and --fast=4 (the fast
+    strategy), on a quarter of that log.
     """
     def compress(level: int, name: str) -> list[str]:
         return ["-q", "-c", "-%d" % level, "--no-progress", "-T1", name]
     scenarios = {"startup": compress(3, "small.txt"),
                  "steady": compress(3, "big.txt"),
-                 "heldout": compress(4, "held-out.log")}
+                 "heldout": compress(4, "held-out.log"),
+                 "heldout-ultra": compress(19, "held-out-small.log"),
+                 "heldout-fast": ["-q", "-c", "--fast=4", "--no-progress", "-T1",
+                                  "held-out-small.log"]}
+    held_log = _log(2 << 20, 3)
     inputs = {"small.txt": _text(4096, 1), "big.txt": _text(4 << 20, 2),
-              "held-out.log": _log(2 << 20, 3)}
+              "held-out.log": held_log, "held-out-small.log": held_log[:512 << 10]}
     return scenarios, inputs
 
 

@@ -98,6 +98,8 @@ COLUMNS = [
     ("vs ref", "ir_heldout_vs_ref"),
     ("I1 misses", "i1_misses_steady"),
     ("vs best", "i1_vs_best_stock"),
+    ("I1 held-out", "i1_misses_heldout"),
+    ("vs best", "i1_heldout_vs_best_stock"),
     (".text bytes", "text_bytes"),
     ("dyn relocs (RELATIVE)", None),
     ("startup pages", "startup_pages"),
@@ -122,12 +124,18 @@ def add_ratios(results: list[dict], reference: Optional[str] = None) -> None:
     stock = [r["metrics"]["i1_misses_steady"] for r in ok if r["stock"]]
     best = min(stock) if stock else None
     href = next((r["metrics"].get("ir_heldout") for r in ok if r["name"] == reference), None)
+    stock_held = [r["metrics"]["i1_misses_heldout"] for r in ok
+                  if r["stock"] and r["metrics"].get("i1_misses_heldout") is not None]
+    best_held = min(stock_held) if stock_held else None
     for r in ok:
         m = r["metrics"]
         m["ir_steady_vs_o2"] = m["ir_steady"] / ref["metrics"]["ir_steady"] if ref else None
         m["i1_vs_best_stock"] = m["i1_misses_steady"] / best if best else None
         held = m.get("ir_heldout")
         m["ir_heldout_vs_ref"] = held / href if held is not None and href else None
+        held_i1 = m.get("i1_misses_heldout")
+        m["i1_heldout_vs_best_stock"] = (held_i1 / best_held
+                                         if held_i1 is not None and best_held else None)
 
 
 def table_rows(results: list[dict]) -> list[list[str]]:
@@ -145,6 +153,7 @@ def table_rows(results: list[dict]) -> list[list[str]]:
             fmt_int(m["ir_steady"]), fmt_ratio(m["ir_steady_vs_o2"]),
             fmt_int(m.get("ir_heldout")), fmt_ratio(m.get("ir_heldout_vs_ref")),
             fmt_int(m["i1_misses_steady"]), fmt_ratio(m["i1_vs_best_stock"]),
+            fmt_int(m.get("i1_misses_heldout")), fmt_ratio(m.get("i1_heldout_vs_best_stock")),
             fmt_int(m["text_bytes"]),
             "%s (%s)" % (fmt_int(m["dyn_relocs"]), fmt_int(m["dyn_relocs_relative"])),
             fmt_int(m["startup_pages"]), fmt_int(m["startup_lower_bound"]),
@@ -161,6 +170,42 @@ def results_text_table(results: list[dict]) -> str:
 
 def results_markdown_table(results: list[dict]) -> str:
     return markdown_table(HEADINGS, table_rows(results))
+
+
+def heldout_table_rows(results: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """Headings and rows of the per-workload held-out table: Ir and I1
+    misses of every held-out workload, each I1 figure with its ratio to the
+    best stock configuration's on that workload. No rows when the program
+    has at most one held-out workload (the main table has it)."""
+    ok = [r for r in results if r["status"] == "ok"]
+    names: list[str] = []
+    for r in ok:
+        for n in r["metrics"].get("heldout_workloads", {}):
+            if n not in names:
+                names.append(n)
+    if len(names) < 2:
+        return [], []
+    best = {}
+    for n in names:
+        stock = [r["metrics"]["heldout_workloads"][n]["i1_misses"] for r in ok
+                 if r["stock"] and n in r["metrics"].get("heldout_workloads", {})]
+        best[n] = min(stock) if stock else None
+    headings = ["config"]
+    for n in names:
+        headings += ["%s Ir" % n, "%s I1" % n, "vs best"]
+    rows = []
+    for r in ok:
+        w = r["metrics"].get("heldout_workloads", {})
+        row = [r["name"]]
+        for n in names:
+            f = w.get(n)
+            if f is None:
+                row += ["-", "-", "-"]
+                continue
+            row += [fmt_int(f["ir"]), fmt_int(f["i1_misses"]),
+                    fmt_ratio(f["i1_misses"] / best[n] if best[n] else None)]
+        rows.append(row)
+    return headings, rows
 
 
 def notes(results: list[dict], harness: "Harness") -> list[str]:
@@ -273,6 +318,9 @@ def write_results(args: "argparse.Namespace", argv: Optional[Sequence[str]],
     json_path.write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
 
     md = ["# Kiln benchmark results", "", title, "", results_markdown_table(results), ""]
+    held_heads, held_rows = heldout_table_rows(results)
+    if held_rows:
+        md += [markdown_table(held_heads, held_rows), ""]
     md += ["- " + n.strip() for n in note_lines]
     md += ["", "## Build and run wall times (informational, seconds)", "",
            "| step | " + " | ".join(r["name"] for r in results) + " |",

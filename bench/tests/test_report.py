@@ -78,6 +78,7 @@ class ResultsTableTest(unittest.TestCase):
     """bench/run.py's table from literal results."""
 
     METRICS = {"ir_steady": 2000, "ir_heldout": 5000, "i1_misses_steady": 300,
+               "i1_misses_heldout": 400,
                "text_bytes": 1000, "dyn_relocs": 10, "dyn_relocs_relative": 8,
                "startup_pages": 6, "startup_lower_bound": 4, "pages_per_bound": 1.5,
                "startup_block_bound": 2, "steady_pages": 9, "steady_lower_bound": 7,
@@ -88,20 +89,37 @@ class ResultsTableTest(unittest.TestCase):
                    {"name": "Kiln-lld", "stock": False, "status": "skipped", "metrics": None}]
         report.add_ratios(results, reference="O2")
         self.assertEqual(report.results_text_table(results), "\n".join([
-            "config    Ir steady  vs O2  Ir held-out  vs ref  I1 misses  vs best  .text bytes"
-            "  dyn relocs (RELATIVE)  startup pages  lower bound  pages/bound  block bound"
-            "  steady pages  bound  startup faults  evicted: major",
+            "config    Ir steady  vs O2  Ir held-out  vs ref  I1 misses  vs best  I1 held-out"
+            "  vs best  .text bytes  dyn relocs (RELATIVE)  startup pages  lower bound"
+            "  pages/bound  block bound  steady pages  bound  startup faults  evicted: major",
             "--------  ---------  -----  -----------  ------  ---------  -------  -----------"
-            "  ---------------------  -------------  -----------  -----------  -----------"
-            "  ------------  -----  --------------  --------------",
-            "O2            2,000  1.000        5,000   1.000        300    1.000        1,000"
-            "                 10 (8)              6            4        1.500            2"
-            "             9      7              55               1",
+            "  -------  -----------  ---------------------  -------------  -----------"
+            "  -----------  -----------  ------------  -----  --------------  --------------",
+            "O2            2,000  1.000        5,000   1.000        300    1.000          400"
+            "    1.000        1,000                 10 (8)              6            4"
+            "        1.500            2             9      7              55               1",
             "Kiln-lld  not run (see below)",
         ]))
         md = report.results_markdown_table(results).splitlines()
-        self.assertEqual(md[1], "|:---|" + "---:|" * 16)
-        self.assertEqual(md[3], "| Kiln-lld | not run (see below) |" + "  |" * 15)
+        self.assertEqual(md[1], "|:---|" + "---:|" * 18)
+        self.assertEqual(md[3], "| Kiln-lld | not run (see below) |" + "  |" * 17)
+
+    def test_heldout_workloads_table(self):
+        def result(name, stock, fast_i1):
+            m = dict(self.METRICS)
+            m["heldout_workloads"] = {"heldout": {"ir": 5000, "i1_misses": 400},
+                                      "heldout-fast": {"ir": 700, "i1_misses": fast_i1}}
+            return {"name": name, "stock": stock, "status": "ok", "metrics": m}
+        results = [result("PGO", True, 50), result("PGO+bp", True, 40),
+                   result("Kiln", False, 60)]
+        heads, rows = report.heldout_table_rows(results)
+        self.assertEqual(heads, ["config", "heldout Ir", "heldout I1", "vs best",
+                                 "heldout-fast Ir", "heldout-fast I1", "vs best"])
+        self.assertEqual(rows[2], ["Kiln", "5,000", "400", "1.000", "700", "60", "1.500"])
+        # One workload: the main table has it, no second table.
+        for r in results:
+            del r["metrics"]["heldout_workloads"]["heldout-fast"]
+        self.assertEqual(report.heldout_table_rows(results), ([], []))
 
 
 if __name__ == "__main__":

@@ -17,15 +17,19 @@
 /// `--kiln-profile=`, it runs the profile-guided link (ProfileGuidedLink.h).
 /// With Kiln active, a ThinLTO cache the user names is salted with Kiln's
 /// configuration (LTOCacheSalt.h). With `--thinlto-distributor=`, each
-/// backend job gets Kiln's plugin and options (DistributedThinLTO.h).
+/// backend job gets Kiln's plugin and options (DistributedThinLTO.h). With
+/// `--kiln-block-address-map` or `--kiln-block-sections=`, LTO lays out
+/// basic blocks (BlockLayoutLink.h).
 ///
 //===----------------------------------------------------------------------===//
 
+#include "kiln/LLDDriver/BlockLayoutLink.h"
 #include "kiln/LLDDriver/DistributedThinLTO.h"
 #include "kiln/LLDDriver/KilnLinkOptions.h"
 #include "kiln/LLDDriver/LTOCacheSalt.h"
 #include "kiln/LLDDriver/LinkerInvocation.h"
 #include "kiln/LLDDriver/ProfileGuidedLink.h"
+#include "kiln/LLDDriver/ScratchDirectory.h"
 #include "kiln/Support/PluginLocation.h"
 
 #include "lld/Common/Driver.h"
@@ -173,6 +177,17 @@ int main(int Argc, const char **Argv) {
     return Result.retCode;
   };
 
+  // The scratch files of this run (the checked sections profile, the
+  // preliminary link's files), removed at exit unless --kiln-save-temps.
+  kiln::ScratchDirectory Scratch;
+  Expected<std::string> BlockSections = kiln::applyBlockLayoutOptions(
+      Flavor, Split->Kiln, Split->LinkerArgs, Scratch, errs());
+  if (!BlockSections) {
+    WithColor::error(errs(), "kiln-lld")
+        << toString(BlockSections.takeError()) << '\n';
+    return 1;
+  }
+
   // Backends a distributor runs elsewhere get Kiln's plugin and options on
   // their command lines (DistributedThinLTO.h).
   kiln::carryKilnToDistributedThinLTO(Flavor, Split->LinkerArgs, PluginPath,
@@ -182,12 +197,13 @@ int main(int Argc, const char **Argv) {
     // A user's ThinLTO cache gets a subdirectory per Kiln configuration (the
     // profile-guided link uses a scratch cache of its own instead).
     if (Error E = kiln::applyLTOCacheSalt(Flavor, Split->LinkerArgs, PluginPath,
-                                          Split->Kiln.Verbose, errs())) {
+                                          *BlockSections, Split->Kiln.Verbose,
+                                          errs())) {
       WithColor::error(errs(), "kiln-lld") << toString(std::move(E)) << '\n';
       return 1;
     }
     return RunLinker(Split->LinkerArgs, outs(), errs());
   }
   return kiln::runProfileGuidedLink(Flavor, Split->LinkerArgs, Split->Kiln,
-                                    RunLinker, outs(), errs());
+                                    Scratch, RunLinker, outs(), errs());
 }

@@ -25,6 +25,7 @@
 #include "kiln/Support/PluginLocation.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
+#include "kiln/Tools/BlockLayoutCommand.h"
 #include "kiln/Tools/BlockProfileCommand.h"
 #include "kiln/Tools/CallGraphDump.h"
 #include "kiln/Tools/EvalCommand.h"
@@ -97,6 +98,14 @@ static cl::SubCommand
     OrderCmd("order",
              "Compute a function order from profiles and write the linker's "
              "ordering file (see docs/CommandGuide/kiln-order.rst)");
+
+static cl::SubCommand BlockLayoutCmd(
+    "block-layout",
+    "Plan block layout from a block profile: startup, steady-state and "
+    "never-run clusters per function, ext-TSP inside them, Kiln's order "
+    "across them; write LLVM's basic-block-sections profile and the "
+    "clusters' symbol ordering file "
+    "(see docs/CommandGuide/kiln-block-layout.rst)");
 
 static cl::SubCommand
     EvalCmd("eval",
@@ -408,6 +417,69 @@ static Error orderMain(int Argc, const char **Argv) {
         Arg != "--time-phases" && Arg != "-time-phases")
       Opts.CommandLine += (" " + Arg).str();
   return kiln::runOrderCommand(Opts, errs());
+}
+
+//===----------------------------------------------------------------------===//
+// kiln block-layout
+//===----------------------------------------------------------------------===//
+
+static cl::opt<std::string> BlockLayoutInput(cl::Positional,
+                                             cl::sub(BlockLayoutCmd),
+                                             cl::desc("<block profile (.kbp)>"),
+                                             cl::cat(KilnCategory));
+static cl::opt<std::string> BlockLayoutOutput(
+    "o", cl::sub(BlockLayoutCmd), cl::value_desc("file"),
+    cl::desc("the basic-block-sections profile to write (for clang's "
+             "-fbasic-block-sections=list= or ld.lld's "
+             "--lto-basic-block-sections=; '-' for stdout)"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    BlockLayoutOrderFile("symbol-ordering-file", cl::sub(BlockLayoutCmd),
+                         cl::value_desc("file"),
+                         cl::desc("also write the clusters' order for ld.lld "
+                                  "--symbol-ordering-file="),
+                         cl::cat(KilnCategory));
+static cl::opt<std::string>
+    BlockLayoutPageSize("page-size", cl::sub(BlockLayoutCmd), cl::init("4K"),
+                        cl::value_desc("size"),
+                        cl::desc("page size the layout optimizes for (4K, "
+                                 "16K, 64K, 2M; default 4K)"),
+                        cl::cat(KilnCategory));
+static cl::opt<uint64_t> BlockLayoutMinSplit(
+    "min-split-size", cl::sub(BlockLayoutCmd), cl::init(16),
+    cl::value_desc("bytes"),
+    cl::desc("keep steady-only and never-run parts smaller than this with "
+             "their function instead of splitting them off (default 16; 0 "
+             "splits every part)"),
+    cl::cat(KilnCategory));
+static cl::opt<bool> BlockLayoutPlaceCold(
+    "place-cold", cl::sub(BlockLayoutCmd),
+    cl::desc("list the never-run clusters (fn.cold) last in the ordering "
+             "file instead of leaving them to the linker"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string>
+    BlockLayoutReport("report", cl::sub(BlockLayoutCmd),
+                      cl::value_desc("file.json"),
+                      cl::desc("write every function's clusters and the "
+                               "totals as JSON"),
+                      cl::cat(KilnCategory));
+
+static Error blockLayoutMain(int Argc, const char **Argv) {
+  kiln::BlockLayoutCommandOptions Opts;
+  Opts.Input = BlockLayoutInput;
+  Opts.Output = BlockLayoutOutput;
+  Opts.SymbolOrderingFile = BlockLayoutOrderFile;
+  Opts.ReportPath = BlockLayoutReport;
+  Expected<uint64_t> PageSize = kiln::parsePageSize(BlockLayoutPageSize);
+  if (!PageSize)
+    return kiln::makeToolError(toString(PageSize.takeError()), "--page-size");
+  Opts.Layout.Composite.PageSize = *PageSize;
+  Opts.Layout.Composite.PlaceColdNodes = BlockLayoutPlaceCold;
+  Opts.Layout.MinSplitBytes = BlockLayoutMinSplit;
+  Opts.CommandLine = "kiln";
+  for (int I = 1; I < Argc; ++I)
+    Opts.CommandLine += (" " + StringRef(Argv[I])).str();
+  return kiln::runBlockLayoutCommand(Opts, errs());
 }
 
 //===----------------------------------------------------------------------===//
@@ -880,6 +952,8 @@ static Error runSubcommand(int Argc, const char **Argv) {
     return callGraphMain();
   if (OrderCmd)
     return orderMain(Argc, Argv);
+  if (BlockLayoutCmd)
+    return blockLayoutMain(Argc, Argv);
   if (EvalCmd)
     return evalMain();
   if (RelocsCmd)
@@ -917,8 +991,8 @@ int main(int Argc, const char **Argv) {
       "Kiln: profile-driven function layout, section placement, ThinLTO "
       "imports and string tables for clang and lld\n");
 
-  if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !EvalCmd &&
-      !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd &&
+  if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !BlockLayoutCmd &&
+      !EvalCmd && !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd &&
       !ReportCmd && !BlockProfileCmd) {
     WithColor::error(errs(), ToolName)
         << "no subcommand specified; run 'kiln --help' for the list\n";

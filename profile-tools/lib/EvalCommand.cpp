@@ -172,7 +172,7 @@ static void printText(const EvalCommandOptions &Opts, const BinaryEvaluation &E,
                       raw_ostream &OS) {
   OS << "kiln eval: " << Opts.Binary << ": " << E.Functions << " functions";
   if (E.SplitParts)
-    OS << " (" << E.SplitParts << " of them cold parts of split functions)";
+    OS << " (" << E.SplitParts << " of them parts split from their functions)";
   OS << '\n';
   for (const ScenarioFigures &S : E.Scenarios) {
     OS << "scenario " << S.Name << ": " << S.ExecutedFunctions

@@ -136,12 +136,22 @@ Error ObjectReader::read() {
 
 StringRef kiln::getSplitParentName(StringRef SymbolName) {
   StringRef Parent = SymbolName;
-  // `.cold.<n>`: BOLT numbers its fragments.
   size_t Dot = Parent.rfind('.');
-  if (Dot != StringRef::npos && Dot + 1 < Parent.size() &&
-      all_of(Parent.substr(Dot + 1), isDigit))
+  bool Numbered = Dot != StringRef::npos && Dot + 1 < Parent.size() &&
+                  all_of(Parent.substr(Dot + 1), isDigit);
+  if (Numbered) {
     Parent = Parent.take_front(Dot);
-  if (!Parent.consume_back(".cold") || Parent.empty())
+    // `.__part.<n>`: a cluster of LLVM's basic-block sections (the n-th
+    // line of the profile).
+    if (StringRef Base = Parent; Base.consume_back(".__part"))
+      return Base;
+    // `.cold.<n>`: BOLT numbers its fragments.
+  } else if (StringRef Base = Parent; Base.consume_back(".eh")) {
+    // `.eh`: the landing pads basic-block sections moved out of clusters.
+    return Base;
+  }
+  // `.cold`: the machine function splitter, basic-block sections, GCC.
+  if (!Parent.consume_back(".cold"))
     return "";
   return Parent;
 }

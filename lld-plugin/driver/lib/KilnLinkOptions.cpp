@@ -92,53 +92,57 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
       AddScenario((Kind + "=" + Path).str());
       return Error::success();
     };
-    Error E = StringSwitch<std::function<Error()>>(Name)
-                  .Case("profile", [&] { return Scenario("steady"); })
-                  .Case("startup-profile", [&] { return Scenario("startup"); })
-                  .Case("scenario",
-                        [&]() -> Error {
-                          std::string Spec;
-                          if (Error E = Text(Spec))
-                            return E;
-                          AddScenario(std::move(Spec));
-                          return Error::success();
-                        })
-                  .Case("algorithm", [&] { return Text(K.Algorithm); })
-                  .Case("page-size", [&] { return Text(K.PageSize); })
-                  .Case("order-out",
-                        [&] {
-                          GaveOutputOption = true;
-                          return Text(K.OrderOut);
-                        })
-                  .Case("report",
-                        [&] {
-                          GaveOutputOption = true;
-                          return Text(K.ReportOut);
-                        })
-                  .Case("preread-out",
-                        [&] {
-                          GaveOutputOption = true;
-                          return Text(K.PrereadOut);
-                        })
-                  .Case("unordered-out",
-                        [&] {
-                          GaveOutputOption = true;
-                          return Text(K.UnorderedOut);
-                        })
-                  .Case("strict", [&] { return Flag(K.Strict); })
-                  .Case("verbose", [&] { return Flag(K.Verbose); })
-                  .Case("save-temps", [&] { return Flag(K.SaveTemps); })
-                  .Default([&] {
-                    return optionError(
-                        Arg, "unknown kiln-lld option (known: "
-                             "--kiln-profile=, --kiln-startup-profile=, "
-                             "--kiln-scenario=, --kiln-algorithm=, "
-                             "--kiln-page-size=, --kiln-order-out=, "
-                             "--kiln-report=, --kiln-preread-out=, "
-                             "--kiln-unordered-out=, "
-                             "--kiln-strict, --kiln-verbose, "
-                             "--kiln-save-temps)");
-                  })();
+    Error E =
+        StringSwitch<std::function<Error()>>(Name)
+            .Case("profile", [&] { return Scenario("steady"); })
+            .Case("startup-profile", [&] { return Scenario("startup"); })
+            .Case("scenario",
+                  [&]() -> Error {
+                    std::string Spec;
+                    if (Error E = Text(Spec))
+                      return E;
+                    AddScenario(std::move(Spec));
+                    return Error::success();
+                  })
+            .Case("algorithm", [&] { return Text(K.Algorithm); })
+            .Case("page-size", [&] { return Text(K.PageSize); })
+            .Case("order-out",
+                  [&] {
+                    GaveOutputOption = true;
+                    return Text(K.OrderOut);
+                  })
+            .Case("report",
+                  [&] {
+                    GaveOutputOption = true;
+                    return Text(K.ReportOut);
+                  })
+            .Case("preread-out",
+                  [&] {
+                    GaveOutputOption = true;
+                    return Text(K.PrereadOut);
+                  })
+            .Case("unordered-out",
+                  [&] {
+                    GaveOutputOption = true;
+                    return Text(K.UnorderedOut);
+                  })
+            .Case("strict", [&] { return Flag(K.Strict); })
+            .Case("verbose", [&] { return Flag(K.Verbose); })
+            .Case("save-temps", [&] { return Flag(K.SaveTemps); })
+            .Case("block-address-map", [&] { return Flag(K.BlockAddressMap); })
+            .Case("block-sections", [&] { return Text(K.BlockSections); })
+            .Default([&] {
+              return optionError(Arg,
+                                 "unknown kiln-lld option (known: "
+                                 "--kiln-profile=, --kiln-startup-profile=, "
+                                 "--kiln-scenario=, --kiln-algorithm=, "
+                                 "--kiln-page-size=, --kiln-order-out=, "
+                                 "--kiln-report=, --kiln-preread-out=, "
+                                 "--kiln-unordered-out=, "
+                                 "--kiln-strict, --kiln-verbose, "
+                                 "--kiln-save-temps, --kiln-block-address-map, "
+                                 "--kiln-block-sections=)");
+            })();
     if (E)
       return std::move(E);
   }

@@ -68,34 +68,46 @@ kiln::saltLTOCacheDirectories(ArrayRef<std::string> LinkerArgs,
 
 Error kiln::applyLTOCacheSalt(LinkerFlavor Flavor,
                               std::vector<std::string> &LinkerArgs,
-                              StringRef PluginPath, bool Verbose,
-                              raw_ostream &Diag) {
+                              StringRef PluginPath, StringRef BlockSections,
+                              bool Verbose, raw_ostream &Diag) {
   // lld-link and the MinGW driver run no pass plugin in their LTO: their
   // objects do not depend on Kiln, so their cache needs no salt.
   if (Flavor != LinkerFlavor::ELF && Flavor != LinkerFlavor::MachO)
     return Error::success();
-  if (PluginPath.empty())
-    return Error::success();
   std::string UserCache = findUserLTOCache(LinkerArgs, Flavor);
   if (UserCache.empty())
     return Error::success();
-  std::vector<std::string> Options = collectKilnOptions(LinkerArgs);
-  llvm::append_range(Options, getKilnOptionsFromEnvironment());
-  if (Options.empty())
+  std::vector<std::string> Options;
+  if (!PluginPath.empty()) {
+    Options = collectKilnOptions(LinkerArgs);
+    llvm::append_range(Options, getKilnOptionsFromEnvironment());
+  }
+  if (Options.empty() && BlockSections.empty())
     return Error::success();
 
   StableDigest Digest;
-  if (Error E = addKilnConfiguration(Digest, PluginPath, Options))
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot key the ThinLTO cache on Kiln's "
-                             "configuration: " +
-                                 toString(std::move(E)));
+  if (!Options.empty())
+    if (Error E = addKilnConfiguration(Digest, PluginPath, Options))
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot key the ThinLTO cache on Kiln's "
+                               "configuration: " +
+                                   toString(std::move(E)));
+  // The checked copy's name is new in every run: its content is what the
+  // objects depend on.
+  if (!BlockSections.empty())
+    Digest.add("block-sections", BlockSections);
   std::string Salt = Digest.hex();
   LinkerArgs = saltLTOCacheDirectories(LinkerArgs, Flavor, Salt);
   if (Verbose)
     Diag << "kiln-lld: note: ThinLTO cache: "
          << findUserLTOCache(LinkerArgs, Flavor) << " (the cache " << UserCache
-         << " keyed on the Kiln plugin and " << Options.size()
-         << " Kiln option(s))\n";
+         << " keyed on "
+         << (Options.empty()
+                 ? ""
+                 : "the Kiln plugin and " + std::to_string(Options.size()) +
+                       " Kiln option(s)")
+         << (!Options.empty() && !BlockSections.empty() ? " and " : "")
+         << (BlockSections.empty() ? "" : "the block sections profile")
+         << ")\n";
   return Error::success();
 }

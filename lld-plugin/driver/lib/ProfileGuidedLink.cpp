@@ -10,6 +10,7 @@
 #include "kiln/LLDDriver/ProfileGuidedLinkSteps.h"
 
 #include "kiln/LLDDriver/PrereadPlan.h"
+#include "kiln/LLDDriver/ScratchDirectory.h"
 #include "kiln/Order/LinkerPolicy.h"
 #include "kiln/Order/OrderEmitter.h"
 #include "kiln/Sources/LinkerInputs.h"
@@ -34,11 +35,6 @@
 
 #include <csignal>
 #include <cstdlib>
-#include <cstring>
-#include <iterator>
-#ifndef _WIN32
-#include <signal.h>
-#endif
 
 using namespace llvm;
 using namespace kiln;
@@ -49,101 +45,15 @@ static Error linkError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message.str());
 }
 
-/// The scratch directory to remove if the link is interrupted (SIGINT,
-/// SIGTERM, SIGHUP): a signal ends the process without running destructors.
-/// The handler removes it and the files lld registered for removal (LLVM's
-/// interrupt handlers), then lets the signal end the process as it would
-/// have.
-static char InterruptedScratch[4096];
-
-#ifndef _WIN32
-static constexpr int InterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction PreviousActions[std::size(InterruptSignals)];
-
-static void restoreInterruptHandlers() {
-  for (size_t I = 0; I < std::size(InterruptSignals); ++I)
-    sigaction(InterruptSignals[I], &PreviousActions[I], nullptr);
-}
-
-static void removeScratchOnSignal(int Signal) {
-  if (InterruptedScratch[0])
-    sys::fs::remove_directories(InterruptedScratch, /*IgnoreErrors=*/true);
-  sys::RunInterruptHandlers();
-  signal(Signal, SIG_DFL);
-  raise(Signal);
-}
-
-static void removeScratchOnInterrupt(bool Enable) {
-  if (!Enable) {
-    restoreInterruptHandlers();
-    return;
-  }
-  struct sigaction Action = {};
-  Action.sa_handler = removeScratchOnSignal;
-  sigemptyset(&Action.sa_mask);
-  for (size_t I = 0; I < std::size(InterruptSignals); ++I)
-    sigaction(InterruptSignals[I], &Action, &PreviousActions[I]);
-}
-#else
-static void removeScratchOnInterrupt(bool) {}
-#endif
-
 namespace {
-/// A scratch directory for the preliminary link (in the system's temporary
-/// directory), removed when done, and when the link is interrupted.
-class ScratchDirectory {
-public:
-  Error create() {
-    SmallString<128> Dir;
-    if (std::error_code EC = sys::fs::createUniqueDirectory("kiln-lld", Dir))
-      return linkError("cannot create a scratch directory: " + EC.message());
-    Path = Dir.str().str();
-    if (Path.size() < sizeof(InterruptedScratch)) {
-      std::memcpy(InterruptedScratch, Path.c_str(), Path.size() + 1);
-      removeScratchOnInterrupt(true);
-      Removing = true;
-    }
-    return Error::success();
-  }
-  /// Keeps the directory for inspection (`--kiln-save-temps`).
-  void keep(raw_ostream &Diag) {
-    Diag << ToolName << ": kept the preliminary link's files in " << Path
-         << '\n';
-    Kept = true;
-    stopRemovingOnInterrupt();
-  }
-  ~ScratchDirectory() {
-    stopRemovingOnInterrupt();
-    if (!Path.empty() && !Kept)
-      sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
-  }
-  std::string file(StringRef Name) const {
-    SmallString<128> P(Path);
-    sys::path::append(P, Name);
-    return P.str().str();
-  }
-
-private:
-  void stopRemovingOnInterrupt() {
-    if (!Removing)
-      return;
-    removeScratchOnInterrupt(false);
-    InterruptedScratch[0] = 0;
-    Removing = false;
-  }
-
-  std::string Path;
-  bool Kept = false;
-  bool Removing = false;
-};
-
 class ProfileGuidedLink {
 public:
   ProfileGuidedLink(LinkerFlavor Flavor, ArrayRef<std::string> LinkerArgs,
-                    const KilnLinkOptions &Options, RunLinkerFn RunLinker,
-                    raw_ostream &Stdout, raw_ostream &Diag)
+                    const KilnLinkOptions &Options, ScratchDirectory &Scratch,
+                    RunLinkerFn RunLinker, raw_ostream &Stdout,
+                    raw_ostream &Diag)
       : Flavor(Flavor), LinkerArgs(LinkerArgs), Options(Options),
-        RunLinker(RunLinker), Stdout(Stdout), Diag(Diag) {}
+        Scratch(Scratch), RunLinker(RunLinker), Stdout(Stdout), Diag(Diag) {}
 
   int run();
 
@@ -170,6 +80,7 @@ private:
   LinkerFlavor Flavor;
   ArrayRef<std::string> LinkerArgs;
   const KilnLinkOptions &Options;
+  ScratchDirectory &Scratch;
   RunLinkerFn RunLinker;
   raw_ostream &Stdout;
   raw_ostream &Diag;
@@ -512,7 +423,6 @@ int ProfileGuidedLink::run() {
   if (Error E = checkOptions())
     return linkWithoutKiln(std::move(E));
 
-  ScratchDirectory Scratch;
   if (Error E = Scratch.create())
     return linkWithoutKiln(std::move(E));
   if (Options.SaveTemps)
@@ -585,8 +495,9 @@ int ProfileGuidedLink::run() {
 int kiln::runProfileGuidedLink(LinkerFlavor Flavor,
                                ArrayRef<std::string> LinkerArgs,
                                const KilnLinkOptions &Options,
-                               RunLinkerFn RunLinker, raw_ostream &Stdout,
-                               raw_ostream &Diag) {
-  return ProfileGuidedLink(Flavor, LinkerArgs, Options, RunLinker, Stdout, Diag)
+                               ScratchDirectory &Scratch, RunLinkerFn RunLinker,
+                               raw_ostream &Stdout, raw_ostream &Diag) {
+  return ProfileGuidedLink(Flavor, LinkerArgs, Options, Scratch, RunLinker,
+                           Stdout, Diag)
       .run();
 }

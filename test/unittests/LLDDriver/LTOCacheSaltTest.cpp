@@ -74,6 +74,7 @@ TEST(LTOCacheSalt, SaltsOnlyWhenKilnIsActive) {
   auto Apply = [&](LinkerFlavor Flavor, std::vector<std::string> Args,
                    StringRef PluginPath) {
     EXPECT_THAT_ERROR(kiln::applyLTOCacheSalt(Flavor, Args, PluginPath,
+                                              /*BlockSections=*/"",
                                               /*Verbose=*/true, DiagOS),
                       Succeeded());
     return Args;
@@ -106,9 +107,33 @@ TEST(LTOCacheSalt, SaltsOnlyWhenKilnIsActive) {
   std::vector<std::string> Args = WithKiln;
   EXPECT_THAT_ERROR(kiln::applyLTOCacheSalt(LinkerFlavor::ELF, Args,
                                             "/nonexistent/KilnPlugin-22.so",
+                                            /*BlockSections=*/"",
                                             /*Verbose=*/false, DiagOS),
                     FailedWithMessage(HasSubstr("cannot key the ThinLTO cache "
                                                 "on Kiln's configuration")));
+}
+
+TEST(LTOCacheSalt, KeyedOnTheBlockSectionsProfile) {
+  std::string Diag;
+  raw_string_ostream DiagOS(Diag);
+  auto Apply = [&](std::vector<std::string> Args, StringRef PluginPath,
+                   StringRef BlockSections) {
+    EXPECT_THAT_ERROR(kiln::applyLTOCacheSalt(LinkerFlavor::ELF, Args,
+                                              PluginPath, BlockSections,
+                                              /*Verbose=*/true, DiagOS),
+                      Succeeded());
+    return Args;
+  };
+  std::vector<std::string> Plain = {"ld", "--thinlto-cache-dir=c", "a.o"};
+  // lld's key covers the profile's file name, which is new in every run,
+  // not its content: the salt is the content, with or without the plugin.
+  std::vector<std::string> One = Apply(Plain, "", "v1\nf f\nc 0 1\n");
+  EXPECT_THAT(One[1], MatchesRegex("--thinlto-cache-dir=c/kiln-[0-9a-f]{32}"));
+  EXPECT_THAT(Diag, HasSubstr("keyed on the block sections profile)"));
+  EXPECT_EQ(Apply(Plain, "", "v1\nf f\nc 0 1\n")[1], One[1]);
+  EXPECT_NE(Apply(Plain, "", "v1\nf f\nc 0\nc 1\n")[1], One[1]);
+  // No profile and no Kiln option: the user's cache.
+  EXPECT_EQ(Apply(Plain, "", ""), Plain);
 }
 
 } // namespace

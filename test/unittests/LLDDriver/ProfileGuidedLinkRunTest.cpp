@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/LLDDriver/ProfileGuidedLink.h"
+#include "kiln/LLDDriver/ScratchDirectory.h"
 
 #include "TempFile.h"
 
@@ -50,8 +51,9 @@ int run(FakeLinker &Linker, const KilnLinkOptions &Options, std::string &Diag) {
   raw_string_ostream DiagOS(Diag);
   std::string Out;
   raw_string_ostream OutOS(Out);
+  ScratchDirectory Scratch;
   return runProfileGuidedLink(
-      LinkerFlavor::ELF, UserLink, Options,
+      LinkerFlavor::ELF, UserLink, Options, Scratch,
       [&](ArrayRef<std::string> Args, raw_ostream &O, raw_ostream &E) {
         return Linker(Args, O, E);
       },

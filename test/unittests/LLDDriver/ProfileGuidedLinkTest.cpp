@@ -62,6 +62,21 @@ TEST(KilnLinkOptions, TakesKilnOptionsOut) {
   EXPECT_TRUE(S->Kiln.requestsProfileGuidedLink());
 }
 
+TEST(KilnLinkOptions, BlockLayoutNeedsNoProfile) {
+  Expected<kiln::SplitLinkCommand> S =
+      split({"kiln-lld", "a.o", "--kiln-block-address-map",
+             "--kiln-block-sections=clusters.txt", "-o", "app"});
+  ASSERT_THAT_EXPECTED(S, Succeeded());
+  EXPECT_THAT(S->LinkerArgs, ElementsAre("kiln-lld", "a.o", "-o", "app"));
+  EXPECT_TRUE(S->Kiln.BlockAddressMap);
+  EXPECT_EQ(S->Kiln.BlockSections, "clusters.txt");
+  EXPECT_FALSE(S->Kiln.requestsProfileGuidedLink());
+  EXPECT_EQ(errorOf(split({"kiln-lld", "--kiln-block-address-map=yes"})),
+            "--kiln-block-address-map=yes: takes no value");
+  EXPECT_EQ(errorOf(split({"kiln-lld", "--kiln-block-sections="})),
+            "--kiln-block-sections=: needs a value (block-sections=<value>)");
+}
+
 TEST(KilnLinkOptions, RepeatedScenarioCountsOnce) {
   // A Makefile that repeats LDFLAGS gives each option twice; the same
   // spelling is the same scenario, so the link plans as if it was given once.

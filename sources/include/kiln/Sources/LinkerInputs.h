@@ -67,15 +67,16 @@ struct InputFunction {
   /// Bytes of the section that holds it, in a relocatable ELF object (0
   /// otherwise): what lld moves when the order names it.
   uint64_t SectionSize = 0;
-  /// For the cold part of a split function (ELF `fn.cold`, `fn.cold.<n>`:
-  /// LLVM's machine function splitter, GCC, BOLT), the function it was split
+  /// For a part of a split function (ELF `fn.cold`, `fn.cold.<n>`: LLVM's
+  /// machine function splitter, GCC, BOLT; `fn.__part.<n>`, `fn.eh` and
+  /// `fn.cold`: LLVM's basic-block sections), the function it was split
   /// from; "" for a whole function. Such a part is code of its own: it has
   /// its own size and address, and no profile entry of its own.
   std::string SplitFrom;
 };
 
-/// \returns the function \p SymbolName is the cold part of (`f` for `f.cold`
-/// or `f.cold.2`), or "" if it does not name a cold part.
+/// \returns the function \p SymbolName is a split part of (`f` for `f.cold`,
+/// `f.cold.2`, `f.__part.1` or `f.eh`), or "" if it does not name one.
 llvm::StringRef getSplitParentName(llvm::StringRef SymbolName);
 
 /// A call-graph-profile entry of an input, as indices into

@@ -53,6 +53,12 @@ struct KilnLinkOptions {
   bool Verbose = false;
   /// `--kiln-save-temps`: keep the preliminary link's scratch directory.
   bool SaveTemps = false;
+  /// `--kiln-block-address-map`: link with LLVM's basic-block address map
+  /// (ELF), to profile the final binary block by block.
+  bool BlockAddressMap = false;
+  /// `--kiln-block-sections=`: a v1 basic-block sections profile that LTO
+  /// lays the named functions out by (BlockLayoutLink.h).
+  std::string BlockSections;
 
   /// \returns true if a profile-guided link was asked for.
   bool requestsProfileGuidedLink() const { return !Scenarios.empty(); }

@@ -52,12 +52,15 @@ saltLTOCacheDirectories(llvm::ArrayRef<std::string> LinkerArgs,
 /// Salts the user's ThinLTO cache in \p LinkerArgs when Kiln is active in
 /// this link's LTO: the flavor runs pass plugins (ELF, Mach-O), the plugin
 /// at \p PluginPath was loaded (non-empty), and there is a Kiln option on
-/// the command line or in KILN_OPTIONS. Otherwise leaves \p LinkerArgs
+/// the command line or in KILN_OPTIONS; or when \p BlockSections, the
+/// basic-block sections profile given to LTO, is not empty (lld's cache key
+/// covers its file name, not its content). Otherwise leaves \p LinkerArgs
 /// alone. With \p Verbose, says where the cache went on \p Diag.
 /// \returns an error if the plugin or a file an option names cannot be read.
 llvm::Error applyLTOCacheSalt(LinkerFlavor Flavor,
                               std::vector<std::string> &LinkerArgs,
-                              llvm::StringRef PluginPath, bool Verbose,
+                              llvm::StringRef PluginPath,
+                              llvm::StringRef BlockSections, bool Verbose,
                               llvm::raw_ostream &Diag);
 
 } // namespace kiln

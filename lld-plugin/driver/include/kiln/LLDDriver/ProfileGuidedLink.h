@@ -36,6 +36,8 @@ class raw_ostream;
 
 namespace kiln {
 
+class ScratchDirectory;
+
 /// Runs one lld link with \p Args (argv, program name first), printing to
 /// \p Stdout and \p Stderr. \returns lld's exit code.
 using RunLinkerFn = llvm::function_ref<int(llvm::ArrayRef<std::string> Args,
@@ -43,11 +45,13 @@ using RunLinkerFn = llvm::function_ref<int(llvm::ArrayRef<std::string> Args,
                                            llvm::raw_ostream &Stderr)>;
 
 /// Runs the profile-guided link of \p LinkerArgs (Kiln's options already
-/// taken out into \p Options) for \p Flavor. Diagnostics go to \p Diag.
+/// taken out into \p Options) for \p Flavor, with its files in \p Scratch
+/// (created if it is not yet). Diagnostics go to \p Diag.
 /// \returns the process exit code.
 int runProfileGuidedLink(LinkerFlavor Flavor,
                          llvm::ArrayRef<std::string> LinkerArgs,
-                         const KilnLinkOptions &Options, RunLinkerFn RunLinker,
+                         const KilnLinkOptions &Options,
+                         ScratchDirectory &Scratch, RunLinkerFn RunLinker,
                          llvm::raw_ostream &Stdout, llvm::raw_ostream &Diag);
 
 } // namespace kiln

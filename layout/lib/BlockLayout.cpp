@@ -1,0 +1,466 @@
+//===- BlockLayout.cpp - Block clusters, their order ----------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The block planner: classify each block by the scenarios that ran it,
+/// keep small parts and landing pads together, order each cluster with
+/// ext-TSP (Newell and Pupyrev, "Improved Basic Block Reordering", IEEE TC
+/// 2020, as LLVM's CodeLayout implements it), and place all clusters with
+/// the composite layout.
+///
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Layout/BlockLayout.h"
+
+#include "kiln/Layout/Counts.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/CodeLayout.h"
+
+#include <algorithm>
+#include <cassert>
+#include <optional>
+
+using namespace llvm;
+using namespace kiln::layout;
+
+StringRef kiln::layout::getClusterKindName(ClusterKind Kind) {
+  switch (Kind) {
+  case ClusterKind::Startup:
+    return "startup";
+  case ClusterKind::Steady:
+    return "steady";
+  case ClusterKind::Cold:
+    return "cold";
+  }
+  llvm_unreachable("unknown ClusterKind");
+}
+
+std::string kiln::layout::getClusterSymbolName(StringRef FunctionName,
+                                               const BlockCluster &Cluster) {
+  if (Cluster.Number == UnlistedCluster)
+    return (FunctionName + ".cold").str();
+  if (Cluster.Number == 0)
+    return FunctionName.str();
+  return (FunctionName + ".__part." + Twine(Cluster.Number)).str();
+}
+
+StringRef kiln::layout::getSkipReasonText(SkipReason Reason) {
+  switch (Reason) {
+  case SkipReason::DuplicateName:
+    return "another function of the profile has its name";
+  case SkipReason::BadName:
+    return "its name is empty or has blanks, which the basic-block-sections "
+           "profile cannot carry";
+  case SkipReason::NoBlocks:
+    return "the profile lists none of its blocks";
+  case SkipReason::DuplicateBlockID:
+    return "two of its blocks have the same ID";
+  case SkipReason::ClusterNameTaken:
+    return "another function has the name of one of its clusters";
+  }
+  llvm_unreachable("unknown SkipReason");
+}
+
+size_t BlockLayout::getNumClusters(ClusterKind Kind) const {
+  return count_if(Clusters,
+                  [&](const BlockCluster &C) { return C.Kind == Kind; });
+}
+
+uint64_t BlockLayout::getClusterBytes(ClusterKind Kind) const {
+  uint64_t Bytes = 0;
+  for (const BlockCluster &C : Clusters)
+    if (C.Kind == Kind)
+      Bytes += C.Bytes;
+  return Bytes;
+}
+
+// The weighted count of Counts over every scenario, saturating.
+static uint64_t getTotalCount(const BlockProfile &Profile,
+                              const ScenarioCounts &Counts) {
+  return addCounts(
+      getWeightedCount(Profile, Counts, ScenarioKind::Startup),
+      getWeightedCount(Profile, Counts, ScenarioKind::SteadyState));
+}
+
+namespace {
+/// Per block of one function and per scenario: whether the scenario ran
+/// it, from its count, an edge into or out of it, or a call from it (a
+/// sampled profile can miss a block's own count but see the branch).
+class BlocksRun {
+public:
+  BlocksRun(const BlockProfile &Profile, const BlockFunction &F)
+      : NumScenarios(Profile.Scenarios.size()),
+        Ran(F.Blocks.size() * NumScenarios, false) {
+    for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+      mark(B, F.Blocks[B].Counts);
+    for (const BlockEdge &E : F.Edges) {
+      mark(E.From, E.Counts);
+      mark(E.To, E.Counts);
+    }
+    for (const BlockCall &C : F.Calls)
+      mark(C.FromBlock, C.Counts);
+  }
+
+  bool ran(uint32_t Block, size_t Scenario) const {
+    return Ran[Block * NumScenarios + Scenario];
+  }
+
+private:
+  void mark(uint32_t Block, const ScenarioCounts &Counts) {
+    for (size_t S = 0; S < std::min(NumScenarios, Counts.size()); ++S)
+      if (Counts[S] > 0)
+        Ran[Block * NumScenarios + S] = true;
+  }
+
+  size_t NumScenarios;
+  std::vector<bool> Ran;
+};
+
+/// Builds the layout, one function at a time, then places the clusters.
+class BlockPlanner {
+public:
+  BlockPlanner(const BlockProfile &Profile, const BlockLayoutConfig &Config)
+      : Profile(Profile), Config(Config) {}
+  BlockLayout run();
+
+private:
+  std::optional<SkipReason> checkFunction(uint32_t FI) const;
+  void planFunction(uint32_t FI);
+  std::vector<ClusterKind> classifyBlocks(const BlockFunction &F,
+                                          const BlocksRun &Run) const;
+  void keepSmallPartsTogether(const BlockFunction &F,
+                              std::vector<ClusterKind> &Kinds);
+  void keepLandingPadsTogether(const BlockFunction &F,
+                               std::vector<ClusterKind> &Kinds);
+  std::vector<uint32_t> orderCluster(const BlockFunction &F,
+                                     ArrayRef<uint32_t> Members,
+                                     ArrayRef<uint32_t> ClusterOf,
+                                     uint32_t Cluster, bool IsEntry) const;
+  void placeClusters();
+
+  const BlockProfile &Profile;
+  const BlockLayoutConfig &Config;
+  /// How many functions of the profile have each name.
+  StringMap<unsigned> FunctionNames;
+  /// Per function of the profile, its entry cluster, if it has one.
+  std::vector<std::optional<uint32_t>> EntryCluster;
+  /// Per function of the profile that was clustered, per block, the index
+  /// into Result.Clusters of the cluster holding it.
+  std::vector<std::vector<uint32_t>> ClusterOfBlock;
+  /// Per cluster, per scenario: whether the scenario ran one of its blocks.
+  std::vector<std::vector<bool>> ClusterRan;
+  BlockLayout Result;
+};
+} // namespace
+
+std::optional<SkipReason> BlockPlanner::checkFunction(uint32_t FI) const {
+  const BlockFunction &F = Profile.Functions[FI];
+  if (F.Name.empty() || any_of(F.Name, [](char C) { return isSpace(C); }))
+    return SkipReason::BadName;
+  if (FunctionNames.lookup(F.Name) > 1)
+    return SkipReason::DuplicateName;
+  if (F.Blocks.empty())
+    return SkipReason::NoBlocks;
+  std::vector<uint32_t> IDs;
+  for (const ProfiledBlock &B : F.Blocks)
+    IDs.push_back(B.ID);
+  llvm::sort(IDs);
+  if (llvm::adjacent_find(IDs) != IDs.end())
+    return SkipReason::DuplicateBlockID;
+  // lld orders sections by symbol name: a part named as another function
+  // would move that function, or be moved with it.
+  for (StringRef Suffix : {".cold", ".__part.1"})
+    if (FunctionNames.count((F.Name + Suffix).str()))
+      return SkipReason::ClusterNameTaken;
+  return std::nullopt;
+}
+
+std::vector<ClusterKind>
+BlockPlanner::classifyBlocks(const BlockFunction &F,
+                             const BlocksRun &Run) const {
+  std::vector<ClusterKind> Kinds(F.Blocks.size(), ClusterKind::Cold);
+  for (uint32_t B = 0; B < F.Blocks.size(); ++B) {
+    bool AtStartup = false, InSteadyState = false;
+    for (size_t S = 0; S < Profile.Scenarios.size(); ++S) {
+      if (!Run.ran(B, S))
+        continue;
+      if (Profile.Scenarios[S].Kind == ScenarioKind::Startup)
+        AtStartup = true;
+      else
+        InSteadyState = true;
+    }
+    Kinds[B] = AtStartup       ? ClusterKind::Startup
+               : InSteadyState ? ClusterKind::Steady
+                               : ClusterKind::Cold;
+  }
+  return Kinds;
+}
+
+// Small parts. A part in a section of its own costs code: each branch into
+// it and out of it can no longer be a short (2-byte on x86-64) branch or a
+// fall-through, but becomes a 5- or 6-byte one the linker resolves, and
+// its last block needs an explicit jump back. For a part below about 16
+// bytes that is as many bytes as splitting would move out, so it is not
+// split: a steady-only part stays in the startup cluster (adding fewer
+// bytes to the startup code than splitting it would add there in long
+// branches), and a never-run part stays in the function's last executed
+// cluster.
+void BlockPlanner::keepSmallPartsTogether(const BlockFunction &F,
+                                          std::vector<ClusterKind> &Kinds) {
+  if (Config.MinSplitBytes == 0)
+    return;
+  auto BytesOf = [&](ClusterKind K) -> std::optional<uint64_t> {
+    std::optional<uint64_t> Bytes;
+    for (uint32_t B = 0; B < Kinds.size(); ++B)
+      if (Kinds[B] == K)
+        Bytes = Bytes.value_or(0) + F.Blocks[B].Size;
+    return Bytes;
+  };
+  auto Relabel = [&](ClusterKind From, ClusterKind To) {
+    for (ClusterKind &K : Kinds)
+      if (K == From)
+        K = To;
+    ++Result.NumTinyPartsKept;
+  };
+  std::optional<uint64_t> Steady = BytesOf(ClusterKind::Steady);
+  bool HasStartup = BytesOf(ClusterKind::Startup).has_value();
+  if (HasStartup && Steady && *Steady < Config.MinSplitBytes) {
+    Relabel(ClusterKind::Steady, ClusterKind::Startup);
+    Steady.reset();
+  }
+  std::optional<uint64_t> Cold = BytesOf(ClusterKind::Cold);
+  if (Cold && *Cold < Config.MinSplitBytes)
+    Relabel(ClusterKind::Cold,
+            Steady ? ClusterKind::Steady : ClusterKind::Startup);
+}
+
+// Landing pads. LLVM's basic-block sections put every landing pad of a
+// function in one section: pads the profile spreads over several sections
+// (the cold one included) are all moved to `fn.eh`, a section the profile
+// does not name and the order does not place. So the planner keeps them
+// together itself, in the most important cluster any of them is in: a pad
+// that ran at startup stays with the startup code, and the pads that never
+// ran (exceptions are rare) cost only their own few bytes there.
+void BlockPlanner::keepLandingPadsTogether(const BlockFunction &F,
+                                           std::vector<ClusterKind> &Kinds) {
+  std::optional<ClusterKind> PadKind;
+  bool Spread = false;
+  // The entry block is never a landing pad; a profile that says it is is
+  // not obeyed here (it stays the entry).
+  for (uint32_t B = 1; B < F.Blocks.size(); ++B) {
+    if (!F.Blocks[B].IsEHPad)
+      continue;
+    if (PadKind && *PadKind != Kinds[B])
+      Spread = true;
+    PadKind = PadKind ? std::min(*PadKind, Kinds[B]) : Kinds[B];
+  }
+  if (!Spread)
+    return;
+  for (uint32_t B = 1; B < F.Blocks.size(); ++B)
+    if (F.Blocks[B].IsEHPad && Kinds[B] != *PadKind) {
+      Kinds[B] = *PadKind;
+      ++Result.NumEHPadsMoved;
+    }
+}
+
+std::vector<uint32_t> BlockPlanner::orderCluster(const BlockFunction &F,
+                                                 ArrayRef<uint32_t> Members,
+                                                 ArrayRef<uint32_t> ClusterOf,
+                                                 uint32_t Cluster,
+                                                 bool IsEntry) const {
+  // The first block: the entry, or the one control most often enters the
+  // cluster by (then the most executed, then the first by address).
+  uint32_t First = Members.front();
+  if (!IsEntry) {
+    std::vector<uint64_t> FromOutside(F.Blocks.size(), 0);
+    for (const BlockEdge &E : F.Edges)
+      if (ClusterOf[E.From] != Cluster && ClusterOf[E.To] == Cluster)
+        FromOutside[E.To] =
+            addCounts(FromOutside[E.To], getTotalCount(Profile, E.Counts));
+    auto Key = [&](uint32_t B) {
+      return std::make_pair(FromOutside[B],
+                            getTotalCount(Profile, F.Blocks[B].Counts));
+    };
+    for (uint32_t B : Members)
+      if (Key(B) > Key(First))
+        First = B;
+  }
+
+  // ext-TSP keeps its node 0 first.
+  std::vector<uint32_t> Blocks;
+  Blocks.reserve(Members.size());
+  Blocks.push_back(First);
+  for (uint32_t B : Members)
+    if (B != First)
+      Blocks.push_back(B);
+  if (Blocks.size() == 1)
+    return Blocks;
+  std::vector<uint32_t> LocalOf(F.Blocks.size(), ~uint32_t(0));
+  std::vector<uint64_t> Sizes, Counts;
+  for (uint32_t I = 0; I < Blocks.size(); ++I) {
+    const ProfiledBlock &B = F.Blocks[Blocks[I]];
+    LocalOf[Blocks[I]] = I;
+    // ext-TSP measures jump distances in bytes; an empty block (a label
+    // only) still takes a place in the order.
+    Sizes.push_back(std::max<uint64_t>(B.Size, 1));
+    Counts.push_back(getTotalCount(Profile, B.Counts));
+  }
+  std::vector<codelayout::EdgeCount> Edges;
+  for (const BlockEdge &E : F.Edges) {
+    if (E.From == E.To || ClusterOf[E.From] != Cluster ||
+        ClusterOf[E.To] != Cluster)
+      continue;
+    if (uint64_t Count = getTotalCount(Profile, E.Counts))
+      Edges.push_back({LocalOf[E.From], LocalOf[E.To], Count});
+  }
+  std::vector<uint64_t> Order =
+      codelayout::computeExtTspLayout(Sizes, Counts, Edges);
+  assert(Order.size() == Blocks.size() && Order.front() == 0 &&
+         "ext-TSP must keep every block and the first one first");
+  std::vector<uint32_t> Ordered;
+  Ordered.reserve(Order.size());
+  for (uint64_t Local : Order)
+    Ordered.push_back(Blocks[Local]);
+  return Ordered;
+}
+
+void BlockPlanner::planFunction(uint32_t FI) {
+  const BlockFunction &F = Profile.Functions[FI];
+  BlocksRun Run(Profile, F);
+  std::vector<ClusterKind> Kinds = classifyBlocks(F, Run);
+  bool AnyStartup = is_contained(Kinds, ClusterKind::Startup);
+  if (!AnyStartup && !is_contained(Kinds, ClusterKind::Steady)) {
+    ++Result.NumNotRun;
+    return;
+  }
+  for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+    Result.RunBytes[unsigned(Kinds[B])] += F.Blocks[B].Size;
+  // The entry begins the function's first executed cluster, whatever its
+  // own count says (a sampled profile can miss it).
+  Kinds[0] = AnyStartup ? ClusterKind::Startup : ClusterKind::Steady;
+  keepSmallPartsTogether(F, Kinds);
+  keepLandingPadsTogether(F, Kinds);
+
+  // The clusters: the entry's kind is `c` line 0, the other executed kind
+  // line 1, the never-run blocks unlisted.
+  ClusteredFunction CF;
+  CF.Function = FI;
+  std::vector<uint32_t> ClusterOf(F.Blocks.size());
+  const ClusterKind EntryKind = Kinds[0];
+  std::array<ClusterKind, NumClusterKinds> ByNumber = {
+      EntryKind,
+      EntryKind == ClusterKind::Startup ? ClusterKind::Steady
+                                        : ClusterKind::Startup,
+      ClusterKind::Cold};
+  uint32_t NextNumber = 0;
+  for (ClusterKind K : ByNumber) {
+    BlockCluster C;
+    C.Function = FI;
+    C.Kind = K;
+    for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+      if (Kinds[B] == K) {
+        C.Blocks.push_back(B);
+        C.Bytes += F.Blocks[B].Size;
+      }
+    if (C.Blocks.empty())
+      continue;
+    C.Number = K == ClusterKind::Cold ? UnlistedCluster : NextNumber++;
+    const uint32_t Index = Result.Clusters.size();
+    for (uint32_t B : C.Blocks)
+      ClusterOf[B] = Index;
+    std::vector<bool> Ran(Profile.Scenarios.size(), false);
+    for (uint32_t B : C.Blocks)
+      for (size_t S = 0; S < Ran.size(); ++S)
+        if (Run.ran(B, S))
+          Ran[S] = true;
+    ClusterRan.push_back(std::move(Ran));
+    CF.Clusters.push_back(Index);
+    Result.Clusters.push_back(std::move(C));
+  }
+  // The never-run blocks keep the compiler's order: LLVM ignores any other.
+  for (uint32_t Index : CF.Clusters) {
+    BlockCluster &C = Result.Clusters[Index];
+    if (C.Kind != ClusterKind::Cold)
+      C.Blocks = orderCluster(F, C.Blocks, ClusterOf, Index, C.Number == 0);
+  }
+  EntryCluster[FI] = CF.Clusters.front();
+  ClusterOfBlock[FI] = std::move(ClusterOf);
+  Result.Functions.push_back(std::move(CF));
+}
+
+void BlockPlanner::placeClusters() {
+  CallGraph G;
+  for (const BlockScenario &S : Profile.Scenarios)
+    G.addScenario(S.Name, S.Kind, S.Weight);
+  G.reserveNodes(Result.Clusters.size());
+  for (uint32_t I = 0; I < Result.Clusters.size(); ++I) {
+    const BlockCluster &C = Result.Clusters[I];
+    [[maybe_unused]] NodeId N = G.getOrAddNode(
+        getClusterSymbolName(Profile.Functions[C.Function].Name, C), C.Bytes);
+    assert(N == I && "cluster names are unique");
+    // A cluster runs as often as its most executed block; one that ran by
+    // its edges only (a sampled profile) counts once.
+    for (size_t S = 0; S < Profile.Scenarios.size(); ++S) {
+      uint64_t Max = 0;
+      for (uint32_t B : C.Blocks)
+        Max = std::max(Max, Profile.Functions[C.Function].Blocks[B].Counts[S]);
+      if (Max == 0 && ClusterRan[I][S])
+        Max = 1;
+      if (Max)
+        G.addCount(ScenarioId(S), I, Max);
+    }
+  }
+  for (const ClusteredFunction &CF : Result.Functions) {
+    const BlockFunction &F = Profile.Functions[CF.Function];
+    ArrayRef<uint32_t> ClusterOf = ClusterOfBlock[CF.Function];
+    auto AddEdge = [&](uint32_t From, uint32_t To,
+                       const ScenarioCounts &Counts) {
+      for (size_t S = 0; S < Counts.size(); ++S)
+        if (Counts[S])
+          G.addEdge(ScenarioId(S), From, To, Counts[S]);
+    };
+    for (const BlockEdge &E : F.Edges)
+      if (ClusterOf[E.From] != ClusterOf[E.To])
+        AddEdge(ClusterOf[E.From], ClusterOf[E.To], E.Counts);
+    for (const BlockCall &Call : F.Calls)
+      if (std::optional<uint32_t> Callee = EntryCluster[Call.Callee])
+        AddEdge(ClusterOf[Call.FromBlock], *Callee, Call.Counts);
+  }
+
+  Result.Composite = computeCompositeLayout(G, Config.Composite);
+  for (const PlacedNode &P : Result.Composite.Order) {
+    Result.Clusters[P.Node].Group = P.Group;
+    Result.Order.push_back(P.Node);
+  }
+}
+
+BlockLayout BlockPlanner::run() {
+  for (const BlockFunction &F : Profile.Functions)
+    ++FunctionNames[F.Name];
+  EntryCluster.resize(Profile.Functions.size());
+  ClusterOfBlock.resize(Profile.Functions.size());
+  for (uint32_t FI = 0; FI < Profile.Functions.size(); ++FI) {
+    if (std::optional<SkipReason> Reason = checkFunction(FI)) {
+      Result.Skipped.push_back({FI, *Reason});
+      continue;
+    }
+    planFunction(FI);
+  }
+  placeClusters();
+  return std::move(Result);
+}
+
+BlockLayout kiln::layout::planBlockLayout(const BlockProfile &Profile,
+                                          const BlockLayoutConfig &Config) {
+  return BlockPlanner(Profile, Config).run();
+}

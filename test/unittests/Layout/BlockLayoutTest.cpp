@@ -1,0 +1,381 @@
+//===- BlockLayoutTest.cpp - Tests of the block planner -------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Layout/BlockLayout.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+#include <initializer_list>
+
+using namespace kiln::layout;
+using testing::ElementsAre;
+using testing::IsEmpty;
+
+namespace {
+
+/// Builds a BlockProfile with scenarios "start" (startup) and "work"
+/// (steady); counts are given as {start, work}.
+class ProfileBuilder {
+public:
+  ProfileBuilder() {
+    P.Scenarios.push_back({"start", ScenarioKind::Startup, 1.0});
+    P.Scenarios.push_back({"work", ScenarioKind::SteadyState, 1.0});
+  }
+
+  uint32_t function(const char *Name) {
+    BlockFunction F;
+    F.Name = Name;
+    F.Address = NextAddress;
+    P.Functions.push_back(std::move(F));
+    return P.Functions.size() - 1;
+  }
+  /// Adds a block with ID \p ID to the last function; \returns its index.
+  uint32_t block(uint32_t ID, uint64_t Size, ScenarioCounts Counts,
+                 bool IsEHPad = false) {
+    BlockFunction &F = P.Functions.back();
+    ProfiledBlock B;
+    B.ID = ID;
+    B.Address = NextAddress;
+    B.Size = Size;
+    B.IsEHPad = IsEHPad;
+    B.Counts = std::move(Counts);
+    NextAddress += Size;
+    F.Blocks.push_back(std::move(B));
+    return F.Blocks.size() - 1;
+  }
+  void edge(uint32_t From, uint32_t To, ScenarioCounts Counts) {
+    P.Functions.back().Edges.push_back({From, To, std::move(Counts)});
+  }
+  void call(uint32_t FromBlock, uint32_t Callee, ScenarioCounts Counts) {
+    P.Functions.back().Calls.push_back({FromBlock, Callee, std::move(Counts)});
+  }
+
+  BlockProfile P;
+
+private:
+  uint64_t NextAddress = 0x1000;
+};
+
+/// \returns the cluster of function \p F of kind \p Kind, or null.
+const BlockCluster *findCluster(const BlockLayout &L, uint32_t F,
+                                ClusterKind Kind) {
+  for (const BlockCluster &C : L.Clusters)
+    if (C.Function == F && C.Kind == Kind)
+      return &C;
+  return nullptr;
+}
+
+/// \returns the IDs of \p C's blocks, in layout order.
+std::vector<uint32_t> blockIDs(const BlockProfile &P, const BlockCluster &C) {
+  std::vector<uint32_t> IDs;
+  for (uint32_t B : C.Blocks)
+    IDs.push_back(P.Functions[C.Function].Blocks[B].ID);
+  return IDs;
+}
+
+/// \returns the symbol names of L.Order.
+std::vector<std::string> orderedNames(const BlockProfile &P,
+                                      const BlockLayout &L) {
+  std::vector<std::string> Names;
+  for (uint32_t I : L.Order)
+    Names.push_back(getClusterSymbolName(
+        P.Functions[L.Clusters[I].Function].Name, L.Clusters[I]));
+  return Names;
+}
+
+TEST(BlockLayout, SplitsAFunctionThreeWays) {
+  // 0 and 1 run at startup (0 also in the steady state), 2 only in the
+  // steady state, 3 never.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  B.block(0, 32, {1, 5});
+  B.block(1, 32, {1, 0});
+  B.block(2, 32, {0, 5});
+  B.block(3, 32, {0, 0});
+  B.edge(0, 1, {1, 0});
+  B.edge(0, 2, {0, 5});
+  BlockLayout L = planBlockLayout(B.P);
+
+  ASSERT_EQ(L.Functions.size(), 1u);
+  ASSERT_EQ(L.Clusters.size(), 3u);
+  const BlockCluster *Startup = findCluster(L, F, ClusterKind::Startup);
+  const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
+  const BlockCluster *Cold = findCluster(L, F, ClusterKind::Cold);
+  ASSERT_TRUE(Startup && Steady && Cold);
+  EXPECT_THAT(blockIDs(B.P, *Startup), ElementsAre(0u, 1u));
+  EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(2u));
+  EXPECT_THAT(blockIDs(B.P, *Cold), ElementsAre(3u));
+  // The entry cluster is `c` line 0 and named as the function.
+  EXPECT_EQ(getClusterSymbolName("f", *Startup), "f");
+  EXPECT_EQ(getClusterSymbolName("f", *Steady), "f.__part.1");
+  EXPECT_EQ(getClusterSymbolName("f", *Cold), "f.cold");
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Startup)], 64u);
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Steady)], 32u);
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Cold)], 32u);
+}
+
+TEST(BlockLayout, NamesThePartsOfAPromotedStatic) {
+  BlockCluster Part;
+  Part.Number = 1;
+  EXPECT_EQ(getClusterSymbolName("helper.llvm.42", Part),
+            "helper.llvm.42.__part.1");
+  BlockCluster Cold;
+  EXPECT_EQ(getClusterSymbolName("helper.llvm.42", Cold),
+            "helper.llvm.42.cold");
+}
+
+TEST(BlockLayout, EntryBeginsTheFirstExecutedCluster) {
+  // Startup ran only block 2 (the entry has no count: a sampled profile);
+  // the steady state ran the entry. The entry still begins the startup
+  // cluster, which is `c` line 0.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  B.block(0, 32, {0, 7});
+  B.block(1, 32, {0, 7});
+  B.block(2, 32, {3, 0});
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Startup = findCluster(L, F, ClusterKind::Startup);
+  const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
+  ASSERT_TRUE(Startup && Steady);
+  EXPECT_EQ(Startup->Number, 0u);
+  EXPECT_THAT(blockIDs(B.P, *Startup), ElementsAre(0u, 2u));
+  EXPECT_EQ(Steady->Number, 1u);
+  EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(1u));
+}
+
+TEST(BlockLayout, OrdersADiamondByItsCounts) {
+  // 0 -> 1 (rare) -> 3 and 0 -> 2 (hot) -> 3: the hot path falls through,
+  // the rare block goes last.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  B.block(0, 32, {0, 100});
+  B.block(1, 32, {0, 1});
+  B.block(2, 32, {0, 99});
+  B.block(3, 32, {0, 100});
+  B.edge(0, 1, {0, 1});
+  B.edge(0, 2, {0, 99});
+  B.edge(1, 3, {0, 1});
+  B.edge(2, 3, {0, 99});
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
+  ASSERT_TRUE(Steady);
+  EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(0u, 2u, 3u, 1u));
+}
+
+TEST(BlockLayout, OrdersALoopByItsCounts) {
+  // Laid out by address as entry, exit, latch, header. ext-TSP rotates the
+  // loop: the latch comes first so that the back edge (1000 times) falls
+  // through into the header, and the header falls through to the exit;
+  // only the loop's entry (10 times) and the header's short backward branch
+  // to the latch are jumps.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  uint32_t Entry = B.block(0, 16, {0, 10});
+  uint32_t Exit = B.block(3, 16, {0, 10});
+  uint32_t Latch = B.block(2, 16, {0, 1000});
+  uint32_t Header = B.block(1, 16, {0, 1010});
+  B.edge(Entry, Header, {0, 10});
+  B.edge(Latch, Header, {0, 1000});
+  B.edge(Header, Exit, {0, 10});
+  B.edge(Header, Latch, {0, 1000});
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
+  ASSERT_TRUE(Steady);
+  EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(0u, 2u, 1u, 3u));
+}
+
+TEST(BlockLayout, APartBeginsWithTheBlockEnteredMostFromOutside) {
+  // The steady-only part {1, 2, 3} is entered at 3 (40 times) more than at
+  // 1 (2 times), though 2 runs most.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  B.block(0, 32, {1, 42});
+  B.block(1, 32, {0, 2});
+  B.block(2, 32, {0, 100});
+  B.block(3, 32, {0, 40});
+  B.edge(0, 1, {0, 2});
+  B.edge(0, 3, {0, 40});
+  B.edge(3, 2, {0, 40});
+  B.edge(1, 2, {0, 2});
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
+  ASSERT_TRUE(Steady);
+  EXPECT_EQ(blockIDs(B.P, *Steady).front(), 3u);
+}
+
+TEST(BlockLayout, KeepsSmallPartsWithTheirFunction) {
+  // An 8-byte steady-only part and a 4-byte never-run part are cheaper
+  // kept than split off: both stay in the startup cluster.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  B.block(0, 32, {1, 1});
+  B.block(1, 8, {0, 1});
+  B.block(2, 4, {0, 0});
+  BlockLayout L = planBlockLayout(B.P);
+  ASSERT_EQ(L.Clusters.size(), 1u);
+  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Startup);
+  EXPECT_EQ(L.Clusters[0].Bytes, 44u);
+  EXPECT_EQ(L.NumTinyPartsKept, 2u);
+  // The bytes that ran are counted as they ran.
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Startup)], 32u);
+
+  // With no minimum, every part is split.
+  BlockLayoutConfig Config;
+  Config.MinSplitBytes = 0;
+  BlockLayout Split = planBlockLayout(B.P, Config);
+  EXPECT_EQ(Split.Clusters.size(), 3u);
+  EXPECT_EQ(Split.NumTinyPartsKept, 0u);
+
+  // A small never-run part stays with the last executed cluster, the
+  // steady one here, which is big enough to be split.
+  ProfileBuilder B2;
+  B2.function("g");
+  B2.block(0, 32, {1, 1});
+  B2.block(1, 32, {0, 1});
+  B2.block(2, 4, {0, 0});
+  BlockLayout L2 = planBlockLayout(B2.P);
+  const BlockCluster *Steady = findCluster(L2, F, ClusterKind::Steady);
+  ASSERT_TRUE(Steady);
+  EXPECT_THAT(blockIDs(B2.P, *Steady), ElementsAre(1u, 2u));
+  EXPECT_EQ(findCluster(L2, F, ClusterKind::Cold), nullptr);
+}
+
+TEST(BlockLayout, KeepsLandingPadsInOneCluster) {
+  // Pad 2 ran at startup, pad 3 never: LLVM would move both to `f.eh`, so
+  // the planner keeps pad 3 with pad 2.
+  ProfileBuilder B;
+  uint32_t F = B.function("f");
+  B.block(0, 32, {1, 0});
+  B.block(1, 32, {0, 0});
+  B.block(2, 32, {1, 0}, /*IsEHPad=*/true);
+  B.block(3, 32, {0, 0}, /*IsEHPad=*/true);
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Startup = findCluster(L, F, ClusterKind::Startup);
+  const BlockCluster *Cold = findCluster(L, F, ClusterKind::Cold);
+  ASSERT_TRUE(Startup && Cold);
+  EXPECT_THAT(blockIDs(B.P, *Cold), ElementsAre(1u));
+  std::vector<uint32_t> StartupIDs = blockIDs(B.P, *Startup);
+  EXPECT_EQ(StartupIDs.front(), 0u);
+  EXPECT_THAT(StartupIDs, testing::UnorderedElementsAre(0u, 2u, 3u));
+  EXPECT_EQ(L.NumEHPadsMoved, 1u);
+
+  // Pads that all never ran stay cold together: nothing moves.
+  ProfileBuilder Cool;
+  Cool.function("g");
+  Cool.block(0, 32, {1, 0});
+  Cool.block(1, 32, {0, 0}, /*IsEHPad=*/true);
+  Cool.block(2, 32, {0, 0}, /*IsEHPad=*/true);
+  BlockLayout LC = planBlockLayout(Cool.P);
+  EXPECT_EQ(LC.NumEHPadsMoved, 0u);
+  const BlockCluster *ColdPads = findCluster(LC, 0, ClusterKind::Cold);
+  ASSERT_TRUE(ColdPads);
+  EXPECT_THAT(blockIDs(Cool.P, *ColdPads), ElementsAre(1u, 2u));
+}
+
+TEST(BlockLayout, LeavesOutFunctionsNoScenarioRan) {
+  ProfileBuilder B;
+  B.function("unused");
+  B.block(0, 32, {0, 0});
+  B.block(1, 32, {0, 0});
+  uint32_t Used = B.function("used");
+  B.block(0, 32, {0, 3});
+  BlockLayout L = planBlockLayout(B.P);
+  EXPECT_EQ(L.NumNotRun, 1u);
+  ASSERT_EQ(L.Functions.size(), 1u);
+  EXPECT_EQ(L.Functions[0].Function, Used);
+  ASSERT_EQ(L.Clusters.size(), 1u);
+  EXPECT_THAT(L.Skipped, IsEmpty());
+}
+
+/// Startup code in `main` and `init`; `main`'s steady-state part calls
+/// the hot `work`; `rare` ran a little in the steady state.
+BlockProfile makeProgram() {
+  ProfileBuilder B;
+  B.function("rare");
+  B.block(0, 64, {0, 1});
+  B.function("work");
+  B.block(0, 64, {0, 5000});
+  B.function("main");
+  B.block(0, 64, {1, 1});
+  B.block(1, 64, {1, 0});
+  B.block(2, 64, {0, 5000});
+  B.edge(0, 1, {1, 0});
+  B.edge(0, 2, {0, 1});
+  B.edge(2, 2, {0, 4999});
+  B.call(1, 3, {1, 0});
+  B.call(2, 1, {0, 5000});
+  B.call(2, 0, {0, 1});
+  B.function("init");
+  B.block(0, 64, {1, 0});
+  return std::move(B.P);
+}
+
+TEST(BlockLayout, PlacesStartupClustersFirst) {
+  BlockProfile P = makeProgram();
+  BlockLayout L = planBlockLayout(P);
+  ASSERT_EQ(L.Order.size(), 5u);
+  // Startup clusters first, together; then the hot steady-state part and
+  // the function it calls; the rarely run one after them.
+  std::vector<std::string> Names = orderedNames(P, L);
+  EXPECT_THAT(std::vector<std::string>(Names.begin(), Names.begin() + 2),
+              testing::UnorderedElementsAre("main", "init"));
+  EXPECT_THAT(std::vector<std::string>(Names.begin() + 2, Names.begin() + 4),
+              testing::UnorderedElementsAre("main.__part.1", "work"));
+  EXPECT_EQ(Names[4], "rare");
+  EXPECT_EQ(L.Clusters[L.Order[0]].Group, LayoutGroup::Startup);
+  EXPECT_EQ(L.Clusters[L.Order[1]].Group, LayoutGroup::Startup);
+  EXPECT_EQ(L.Clusters[L.Order[2]].Group, LayoutGroup::Hot);
+  EXPECT_EQ(L.Composite.getGroup(LayoutGroup::Startup).Bytes, 192u);
+}
+
+TEST(BlockLayout, IsDeterministic) {
+  BlockProfile P = makeProgram();
+  BlockLayout A = planBlockLayout(P);
+  BlockLayout B = planBlockLayout(P);
+  EXPECT_EQ(A.Order, B.Order);
+  ASSERT_EQ(A.Clusters.size(), B.Clusters.size());
+  for (size_t I = 0; I < A.Clusters.size(); ++I) {
+    EXPECT_EQ(A.Clusters[I].Blocks, B.Clusters[I].Blocks);
+    EXPECT_EQ(A.Clusters[I].Number, B.Clusters[I].Number);
+    EXPECT_EQ(A.Clusters[I].Group, B.Clusters[I].Group);
+  }
+}
+
+TEST(BlockLayout, SkipsFunctionsItCannotName) {
+  ProfileBuilder B;
+  B.function("dup");
+  B.block(0, 32, {1, 1});
+  B.function("dup");
+  B.block(0, 32, {1, 1});
+  B.function("two words");
+  B.block(0, 32, {1, 1});
+  B.function("same-ids");
+  B.block(0, 32, {1, 1});
+  B.block(0, 32, {1, 1});
+  B.function("f");
+  B.block(0, 32, {1, 1});
+  B.function("f.cold");
+  B.block(0, 32, {1, 1});
+  B.function("empty");
+  BlockLayout L = planBlockLayout(B.P);
+  std::vector<std::pair<uint32_t, SkipReason>> Skipped;
+  for (const SkippedFunction &S : L.Skipped)
+    Skipped.push_back({S.Function, S.Reason});
+  EXPECT_THAT(Skipped, ElementsAre(std::pair(0u, SkipReason::DuplicateName),
+                                   std::pair(1u, SkipReason::DuplicateName),
+                                   std::pair(2u, SkipReason::BadName),
+                                   std::pair(3u, SkipReason::DuplicateBlockID),
+                                   std::pair(4u, SkipReason::ClusterNameTaken),
+                                   std::pair(6u, SkipReason::NoBlocks)));
+  // `f.cold` itself is a function like any other.
+  ASSERT_EQ(L.Functions.size(), 1u);
+  EXPECT_EQ(L.Functions[0].Function, 5u);
+}
+
+} // namespace

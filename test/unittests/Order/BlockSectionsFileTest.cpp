@@ -1,0 +1,88 @@
+//===- BlockSectionsFileTest.cpp - Tests of the block layout files --------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Order/BlockSectionsFile.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace kiln;
+using namespace kiln::layout;
+
+namespace {
+
+/// `main` (blocks 0, 5, 2: startup 0 and 2, steady 5) and `helper.llvm.7`,
+/// a promoted static that ran in the steady state only, with a block that
+/// never ran.
+BlockProfile makeProfile() {
+  BlockProfile P;
+  P.Scenarios.push_back({"start", ScenarioKind::Startup, 1.0});
+  P.Scenarios.push_back({"work", ScenarioKind::SteadyState, 1.0});
+  BlockFunction Main;
+  Main.Name = "main";
+  Main.Address = 0x1000;
+  Main.Blocks.push_back({0, 0x1000, 32, 0, false, {1, 1}});
+  Main.Blocks.push_back({5, 0x1020, 32, 0, false, {0, 9}});
+  Main.Blocks.push_back({2, 0x1040, 32, 0, false, {1, 0}});
+  Main.Edges.push_back({0, 1, {0, 1}});
+  Main.Edges.push_back({0, 2, {1, 0}});
+  Main.Calls.push_back({1, 1, {0, 9}});
+  P.Functions.push_back(std::move(Main));
+  BlockFunction Helper;
+  Helper.Name = "helper.llvm.7";
+  Helper.Address = 0x2000;
+  Helper.Blocks.push_back({0, 0x2000, 32, 0, false, {0, 9}});
+  Helper.Blocks.push_back({1, 0x2020, 32, 0, false, {0, 0}});
+  P.Functions.push_back(std::move(Helper));
+  return P;
+}
+
+TEST(BlockSectionsFile, WritesTheV1Profile) {
+  BlockProfile P = makeProfile();
+  BlockLayout L = planBlockLayout(P);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  BlockSectionsReport R =
+      writeBasicBlockSectionsProfile(P, L, {"made by a test"}, OS);
+  EXPECT_EQ(Text, "# made by a test\n"
+                  "v1\n"
+                  "f main\n"
+                  "c 0 2\n"
+                  "c 5\n"
+                  "f helper.llvm.7\n"
+                  "c 0\n");
+  EXPECT_EQ(R.Functions, 2u);
+  EXPECT_EQ(R.Clusters, 3u);
+}
+
+TEST(BlockSectionsFile, WritesTheClustersInPlacedOrder) {
+  BlockProfile P = makeProfile();
+  BlockLayoutConfig Config;
+  Config.Composite.PlaceColdNodes = true;
+  BlockLayout L = planBlockLayout(P, Config);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OrderFileOptions Opts;
+  Opts.Header = {"made by a test"};
+  OrderFileReport R = writeClusterOrderFile(P, L, Opts, OS);
+  // Startup first; main's steady part and what it calls are hot (their
+  // relative order is cdsort's); the never-run part of the helper last.
+  EXPECT_TRUE(Text == "# made by a test\nmain\nmain.__part.1\nhelper.llvm.7\n"
+                      "helper.llvm.7.cold\n" ||
+              Text == "# made by a test\nmain\nhelper.llvm.7\nmain.__part.1\n"
+                      "helper.llvm.7.cold\n")
+      << Text;
+  EXPECT_EQ(R.Written, 4u);
+  EXPECT_EQ(R.BytesWritten, 160u); // Every byte of both functions.
+  EXPECT_TRUE(R.Skipped.empty());
+  EXPECT_TRUE(R.Shared.empty());
+}
+
+} // namespace
