@@ -70,6 +70,17 @@ if chromium:
     config.available_features.add("chromium")
     config.substitutions.append(("%chromium", chromium))
 
+# valgrind's callgrind and BOLT's instrumentation, for the block profile
+# tests that run a program under them.
+valgrind = shutil.which("valgrind")
+if valgrind:
+    config.available_features.add("valgrind")
+    config.substitutions.append(("%valgrind", valgrind))
+llvm_bolt = os.path.join(config.llvm_tools_dir, "llvm-bolt")
+if os.path.exists(llvm_bolt):
+    config.available_features.add("llvm-bolt")
+    config.substitutions.append(("%llvm_bolt", llvm_bolt))
+
 llvm_tools = [
     ToolSubst("%clang", FindTool("clang"), unresolved="fatal"),
     ToolSubst("%clangxx", FindTool("clang++"), unresolved="fatal"),

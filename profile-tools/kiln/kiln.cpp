@@ -26,6 +26,7 @@
 #include "kiln/Support/ToolError.h"
 #include "kiln/Support/Version.inc"
 #include "kiln/Tools/BlockLayoutCommand.h"
+#include "kiln/Tools/BlockProfileCommand.h"
 #include "kiln/Tools/CallGraphDump.h"
 #include "kiln/Tools/EvalCommand.h"
 #include "kiln/Tools/ImportsCommand.h"
@@ -146,6 +147,12 @@ static cl::SubCommand ReportCmd(
     "Write one static HTML page and a JSON file saying what Kiln did in a "
     "build: each decision with its counts, and the code pages that ran "
     "before and after Kiln's order (see docs/CommandGuide/kiln-report.rst)");
+
+static cl::SubCommand BlockProfileCmd(
+    "block-profile",
+    "Map profiles of an address-mapped binary (callgrind, BOLT .fdata, perf "
+    "branch stacks) to its machine basic blocks and write the block profile "
+    "(see docs/CommandGuide/kiln-block-profile.rst)");
 
 // `kiln pgo <phase>` has subcommands of its own and parses its arguments
 // itself (pgoMain); this entry lists it in `kiln --help`.
@@ -866,6 +873,51 @@ static Error reportMain() {
 }
 
 //===----------------------------------------------------------------------===//
+// kiln block-profile
+//===----------------------------------------------------------------------===//
+
+static cl::opt<std::string> BlockProfileBinary(
+    "binary", cl::sub(BlockProfileCmd), cl::value_desc("file"),
+    cl::desc("the profiled ELF executable or shared object, linked with a "
+             "basic-block address map"),
+    cl::cat(KilnCategory));
+static cl::list<std::string> BlockProfileScenarios(
+    "scenario", cl::sub(BlockProfileCmd),
+    cl::value_desc("kind[:name]=file[,file...][:weight]"),
+    cl::desc("a scenario's profiles of the binary, summed; kind is 'startup' "
+             "or 'steady'; may be repeated"),
+    cl::cat(KilnCategory));
+static cl::opt<kiln::BlockProfileFormat, false,
+               ChoiceParser<kiln::BlockProfileFormat>>
+    BlockProfileFormat(
+        "format", cl::sub(BlockProfileCmd),
+        cl::init(kiln::BlockProfileFormat::Auto),
+        cl::desc("the profiles' format (default: told from each file)"),
+        cl::values(clEnumValN(kiln::BlockProfileFormat::Auto, "auto",
+                              "from each file's contents (default)"),
+                   clEnumValN(kiln::BlockProfileFormat::Callgrind, "callgrind",
+                              "valgrind --tool=callgrind --dump-instr=yes "
+                              "--collect-jumps=yes"),
+                   clEnumValN(kiln::BlockProfileFormat::Fdata, "fdata",
+                              "llvm-bolt -instrument's .fdata"),
+                   clEnumValN(kiln::BlockProfileFormat::Perf, "perf",
+                              "perf script -F ip,brstack")),
+        cl::cat(KilnCategory));
+static cl::opt<std::string> BlockProfileOutput(
+    "o", cl::sub(BlockProfileCmd), cl::init("-"), cl::value_desc("file.kbp"),
+    cl::desc("the block profile (default: stdout)"), cl::cat(KilnCategory));
+
+static Error blockProfileMain() {
+  kiln::BlockProfileOptions Opts;
+  Opts.Binary = BlockProfileBinary;
+  Opts.Scenarios.assign(BlockProfileScenarios.begin(),
+                        BlockProfileScenarios.end());
+  Opts.Format = BlockProfileFormat;
+  Opts.Output = BlockProfileOutput;
+  return kiln::runBlockProfile(Opts, outs(), errs());
+}
+
+//===----------------------------------------------------------------------===//
 // kiln pgo
 //===----------------------------------------------------------------------===//
 
@@ -912,6 +964,8 @@ static Error runSubcommand(int Argc, const char **Argv) {
     return profileMain();
   if (ReportCmd)
     return reportMain();
+  if (BlockProfileCmd)
+    return blockProfileMain();
   return thinBackendMain(Argv[0]);
 }
 
@@ -939,7 +993,7 @@ int main(int Argc, const char **Argv) {
 
   if (!PrintPluginPathCmd && !CallGraphCmd && !OrderCmd && !BlockLayoutCmd &&
       !EvalCmd && !RelocsCmd && !ImportsCmd && !ThinBackendCmd && !ProfileCmd &&
-      !ReportCmd) {
+      !ReportCmd && !BlockProfileCmd) {
     WithColor::error(errs(), ToolName)
         << "no subcommand specified; run 'kiln --help' for the list\n";
     return 1;
