@@ -26,6 +26,10 @@ BlockSectionsReport kiln::writeBasicBlockSectionsProfile(
   OS << "v1\n";
   for (const layout::ClusteredFunction &CF : Layout.Functions) {
     const layout::BlockFunction &F = Profile.Functions[CF.Function];
+    // Placed whole, by its name (BlockFunction::SharedName): an entry would
+    // lay out every function of the name by this one's block IDs.
+    if (CF.Whole)
+      continue;
     OS << "f " << F.Name << '\n';
     ++Report.Functions;
     // ClusteredFunction::Clusters lists them by `c` line (LLVM numbers the

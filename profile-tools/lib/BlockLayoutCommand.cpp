@@ -98,6 +98,7 @@ static void writeReport(const BlockLayoutResult &R, StringRef Input,
     });
     J.attribute("startup_page_bound", int64_t(R.StartupPageBound));
     J.attribute("small_parts_kept", int64_t(R.Layout.NumTinyPartsKept));
+    J.attribute("shared_names_whole", int64_t(R.Layout.NumSharedNames));
     J.attribute("landing_pads_moved", int64_t(R.Layout.NumEHPadsMoved));
     J.attribute("symbols_ordered", int64_t(R.Order.Written));
     J.attributeArray("layout", [&] {
@@ -169,6 +170,9 @@ static void printSummary(const BlockLayoutResult &R,
     Diag << "  small parts kept with their function: " << L.NumTinyPartsKept
          << "; landing pads moved to their function's other pads: "
          << L.NumEHPadsMoved << '\n';
+  if (L.NumSharedNames)
+    Diag << "  functions laid out whole, by a name other functions share: "
+         << L.NumSharedNames << '\n';
   if (L.Skipped.empty())
     return;
   WithColor::warning(Diag, "kiln")

@@ -332,10 +332,13 @@ Expected<BlockAddressMap> BlockAddressMap::readELF(StringRef Path,
            std::tie(Functions[B].Address, B);
   });
   BlockAddressMap Map;
-  StringMap<bool> Taken;
+  StringMap<size_t> Taken; // Name -> index into Map.Functions.
   for (size_t I : Order) {
-    if (!Taken.insert({Functions[I].Name, true}).second) {
+    auto [It, Inserted] =
+        Taken.insert({Functions[I].Name, Map.Functions.size()});
+    if (!Inserted) {
       ++Map.NumDuplicateNames;
+      Map.Functions[It->second].SharedName = true;
       continue;
     }
     Map.Functions.push_back(std::move(Functions[I]));

@@ -199,6 +199,7 @@ buildBlockProfile(const BlockAddressMap &Map,
     layout::BlockFunction Out;
     Out.Name = F.Name;
     Out.Address = F.Address;
+    Out.SharedName = F.SharedName;
     for (auto [BI, B] : enumerate(F.Blocks)) {
       layout::ProfiledBlock P;
       P.ID = B.ID;

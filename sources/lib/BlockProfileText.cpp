@@ -157,14 +157,15 @@ Error BlockProfileParser::finishFunction() {
 Error BlockProfileParser::parseFunction(ArrayRef<StringRef> Fields) {
   if (Profile.Scenarios.empty())
     return error("function before any scenario");
-  if (Fields.size() != 3)
-    return error("expected 'function <symbol> 0x<address>'");
+  if (Fields.size() != 3 && !(Fields.size() == 4 && Fields[3] == "shared"))
+    return error("expected 'function <symbol> 0x<address> [shared]'");
   if (Error E = finishFunction())
     return E;
   BlockFunction F;
   F.Name = Fields[1].str();
   if (!parseHex(Fields[2], F.Address))
     return error("address '" + Fields[2] + "' is not 0x<hex>");
+  F.SharedName = Fields.size() == 4;
   Profile.Functions.push_back(std::move(F));
   BlockIndex.clear();
   InBody = false;
@@ -363,7 +364,8 @@ void writeBlockProfile(const BlockProfile &Profile, raw_ostream &OS) {
        << (S.Kind == ScenarioKind::Startup ? "startup" : "steady") << ' '
        << format("%.17g", S.Weight) << '\n';
   for (const BlockFunction &F : Profile.Functions) {
-    OS << "function " << F.Name << ' ' << format_hex(F.Address, 0) << '\n';
+    OS << "function " << F.Name << ' ' << format_hex(F.Address, 0)
+       << (F.SharedName ? " shared" : "") << '\n';
     for (const ProfiledBlock &B : F.Blocks) {
       OS << "block " << B.ID << ' ' << format_hex(B.Address, 0) << ' ' << B.Size
          << ' ' << format_hex(B.Hash, 0) << ' ' << (B.IsEHPad ? "eh" : "-");

@@ -49,6 +49,8 @@ public:
     F.Blocks.push_back(std::move(B));
     return F.Blocks.size() - 1;
   }
+  /// Leaves \p Bytes of padding before the next block.
+  void pad(uint64_t Bytes) { NextAddress += Bytes; }
   void edge(uint32_t From, uint32_t To, ScenarioCounts Counts) {
     P.Functions.back().Edges.push_back({From, To, std::move(Counts)});
   }
@@ -376,6 +378,58 @@ TEST(BlockLayout, SkipsFunctionsItCannotName) {
   // `f.cold` itself is a function like any other.
   ASSERT_EQ(L.Functions.size(), 1u);
   EXPECT_EQ(L.Functions[0].Function, 5u);
+}
+
+/// Block 1 branches to 2 (1000 times) or 3 (900 times), which both go on
+/// to 4. With block 2 aligned by the compiler (it starts on a 16-byte
+/// boundary after padding), falling into it would run the padding every
+/// time: ext-TSP should make 3 the fall-through instead. Without the
+/// padding, 2 is.
+BlockProfile twoSuccessors(bool Padded) {
+  ProfileBuilder B;
+  B.function("diamond");
+  B.block(0, 16, {0, 1900}); // 0x1000
+  B.block(1, 16, {0, 1900}); // 0x1010
+  if (Padded)
+    B.pad(16);
+  B.block(2, 16, {0, 1000}); // 0x1030 when padded
+  B.block(3, 16, {0, 900});
+  B.block(4, 16, {0, 1900});
+  B.edge(0, 1, {0, 1900});
+  B.edge(1, 2, {0, 1000});
+  B.edge(1, 3, {0, 900});
+  B.edge(2, 4, {0, 1000});
+  B.edge(3, 4, {0, 900});
+  return std::move(B.P);
+}
+
+TEST(BlockLayout, JumpsIntoAlignedBlocksRatherThanFallingThroughPadding) {
+  BlockProfile Aligned = twoSuccessors(/*Padded=*/true);
+  BlockLayout L = planBlockLayout(Aligned);
+  EXPECT_THAT(blockIDs(Aligned, L.Clusters[0]), ElementsAre(0, 1, 3, 2, 4));
+
+  BlockProfile Unaligned = twoSuccessors(/*Padded=*/false);
+  BlockLayout U = planBlockLayout(Unaligned);
+  EXPECT_THAT(blockIDs(Unaligned, U.Clusters[0]), ElementsAre(0, 1, 2, 4, 3));
+}
+
+TEST(BlockLayout, SharedNamesStayWholeAndOutOfTheSectionsProfile) {
+  ProfileBuilder B;
+  B.function("init");
+  B.P.Functions.back().SharedName = true;
+  B.block(0, 16, {1, 0});
+  B.block(1, 64, {0, 5});
+  B.block(2, 64, {0, 0});
+  B.edge(0, 1, {0, 5});
+  BlockLayout L = planBlockLayout(B.P);
+  ASSERT_EQ(L.Functions.size(), 1u);
+  EXPECT_TRUE(L.Functions[0].Whole);
+  EXPECT_EQ(L.NumSharedNames, 1u);
+  // One startup cluster of every block, in the compiler's order.
+  ASSERT_EQ(L.Clusters.size(), 1u);
+  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Startup);
+  EXPECT_THAT(blockIDs(B.P, L.Clusters[0]), ElementsAre(0, 1, 2));
+  EXPECT_EQ(getClusterSymbolName("init", L.Clusters[0]), "init");
 }
 
 } // namespace

@@ -41,7 +41,7 @@ constexpr StringLiteral Canonical = "kiln-block-profile 1\n"
                                     "edge 0 3 0 4\n"
                                     "edge 3 2 0 0\n"
                                     "call 3 helper 0 9\n"
-                                    "function helper 0x2000\n"
+                                    "function helper 0x2000 shared\n"
                                     "block 0 0x2000 32 0xff - 0 9\n";
 
 TEST(BlockProfileText, RoundTripsCanonicalText) {
@@ -63,6 +63,8 @@ TEST(BlockProfileText, RoundTripsCanonicalText) {
   EXPECT_EQ(Main.Calls[0].Callee, 1u);
   EXPECT_EQ(Main.Calls[0].Counts[1], 9u);
   EXPECT_EQ(Profile->Functions[1].Blocks[0].Hash, 0xffu);
+  EXPECT_FALSE(Profile->Functions[0].SharedName);
+  EXPECT_TRUE(Profile->Functions[1].SharedName);
   EXPECT_EQ(print(*Profile), Canonical);
 }
 
@@ -120,6 +122,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "test.kbp:3: scenario 's' appears twice"},
         BadInput{"kiln-block-profile 1\nfunction f 0x1\n",
                  "test.kbp:2: function before any scenario"},
+        BadInput{"kiln-block-profile 1\nscenario s steady 1\n"
+                 "function f 0x1 static\n",
+                 "test.kbp:3: expected 'function <symbol> 0x<address> "
+                 "[shared]'"},
         BadInput{"kiln-block-profile 1\nscenario s steady 1\nfunction f 1\n",
                  "test.kbp:3: address '1' is not 0x<hex>"},
         BadInput{"kiln-block-profile 1\nscenario s steady 1\nfunction f 0x1\n",

@@ -100,6 +100,10 @@ struct ClusteredFunction {
   /// Indices into BlockLayout::Clusters: the listed clusters by Number (the
   /// entry cluster first), then the cold one if any.
   llvm::SmallVector<uint32_t, 3> Clusters;
+  /// Its name is shared (BlockFunction::SharedName): one cluster of all its
+  /// blocks in the compiler's order, left out of the basic-block-sections
+  /// profile and placed by name, with every function of that name.
+  bool Whole = false;
 };
 
 /// Why a function of the profile was left out of the layout.
@@ -150,6 +154,8 @@ struct BlockLayout {
   /// Parts kept with another cluster because they were smaller than
   /// MinSplitBytes.
   uint32_t NumTinyPartsKept = 0;
+  /// Functions laid out whole because other functions have their name.
+  uint32_t NumSharedNames = 0;
   /// Landing pads moved to the cluster of the function's other pads.
   uint32_t NumEHPadsMoved = 0;
   /// Per ClusterKind, the bytes of the clustered functions' blocks of that

@@ -76,6 +76,12 @@ struct BlockFunction {
   std::string Name;
   /// Address of its entry in the profiled binary.
   uint64_t Address = 0;
+  /// Other functions of the binary have the same name (statics of several
+  /// files, anonymous-namespace functions): this is the first of them by
+  /// address, the only one the profile describes. A basic-block-sections
+  /// profile cannot tell them apart (LLVM would apply one function's block
+  /// IDs to all of them), but an ordering file places them all by the name.
+  bool SharedName = false;
   /// Its blocks: the entry block first, then the others by address.
   std::vector<ProfiledBlock> Blocks;
   /// Sorted by (From, To); one per pair.

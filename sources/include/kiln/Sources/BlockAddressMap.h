@@ -52,6 +52,9 @@ struct MappedBlock {
 struct MappedFunction {
   std::string Name;
   uint64_t Address = 0;
+  /// Other functions of the binary have this name (only the first by
+  /// address is mapped).
+  bool SharedName = false;
   /// The entry block first, then the others by address.
   std::vector<MappedBlock> Blocks;
 };

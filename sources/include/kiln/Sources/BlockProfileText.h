@@ -16,15 +16,17 @@
 ///     kiln-block-profile 1
 ///     build-id <hex>|-
 ///     scenario <name> startup|steady <weight>
-///     function <symbol> 0x<address>
+///     function <symbol> 0x<address> [shared]
 ///     block <id> 0x<address> <size> 0x<hash> -|eh <count>...
 ///     edge <from id> <to id> <count>...
 ///     call <from id> <callee symbol> <count>...
 ///
 /// Scenarios come before functions; a function's `block` lines come before
 /// its `edge` and `call` lines, and its first block is its entry. A callee
-/// must be a function of the file. Writing sorts nothing: it prints the
-/// profile as it is, so a verified profile prints the same bytes every time.
+/// must be a function of the file. `shared` marks a name other functions of
+/// the binary have too (BlockFunction::SharedName). Writing sorts nothing: it
+/// prints the profile as it is, so a verified profile prints the same bytes
+/// every time.
 ///
 //===----------------------------------------------------------------------===//
 
