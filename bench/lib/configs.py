@@ -125,7 +125,7 @@ KILN_IMPORTS_BUDGET = "3%"
 KILN_IMPORTS_SWEEP = ("1%", "10%")
 # `kiln imports --inline-budget=`: growth budgets of the one import+inline
 # plan (percentages of the program's instructions).
-KILN_PLAN_BUDGETS = ("0.5%", "2%", "5%")
+KILN_PLAN_BUDGETS = ("2%", "5%", "10%")
 # Kiln's import shaping (pre-link compile; see the import-shaping rows below)
 # and its inline advisor (pre-link compile and, through kiln-lld, the ThinLTO
 # backends).

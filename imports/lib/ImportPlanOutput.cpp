@@ -277,12 +277,12 @@ InlinePlanFile kiln::imports::makeInlinePlanFile(
             ? SourceFileNames[M]
             : Graph.Modules[M];
   }
-  for (size_t I : Plan.Sites) {
-    const ImportCallSite &S = Graph.CallSites[I];
+  for (const PlannedSite &P : Plan.Sites) {
+    const ImportCallSite &S = Graph.CallSites[P.Site];
     const ImportFunction &Callee = Graph.Functions[S.Callee];
-    File.Modules[S.Module].Sites.push_back(
+    File.Modules[P.Into].Sites.push_back(
         {Graph.Functions[S.Caller].Name, Callee.Name, S.Ordinal, S.NumSites,
-         S.Count, std::max<uint32_t>(Callee.InstCount, 1)});
+         P.Count, uint32_t(getInlineGrowth(Callee))});
   }
   for (InlinePlanModule &M : File.Modules)
     llvm::sort(M.Sites, [](const InlinePlanSite &A, const InlinePlanSite &B) {

@@ -32,11 +32,17 @@ using namespace kiln::imports;
 
 static const char *const ToolName = "kiln";
 
-static void printInlineSummary(const InlinePlan &Plan, uint64_t Budget,
-                               raw_ostream &OS) {
-  OS << "  inline plan: " << Plan.Sites.size() << " of " << Plan.NumCandidates
-     << " cross-module call site(s) the profile ran, growth " << Plan.Growth
-     << " of " << Budget << " instruction(s); " << Plan.NumIneligible
+static void printInlineSummary(const ImportGraph &Graph, const InlinePlan &Plan,
+                               uint64_t Budget, raw_ostream &OS) {
+  size_t NumDirect = count_if(Plan.Sites, [&](const PlannedSite &P) {
+    return P.Into == Graph.CallSites[P.Site].Module;
+  });
+  OS << "  inline plan: " << Plan.Sites.size() << " call site(s), " << NumDirect
+     << " of the " << Plan.NumCandidates
+     << " cross-module one(s) the profile ran and "
+     << Plan.Sites.size() - NumDirect << " in inlined callees; growth "
+     << Plan.Growth << " of " << Budget << " instruction(s); "
+     << Plan.NumIneligible
      << " site(s) with a callee that cannot be imported or is too large, "
      << Plan.NumNeverRun << " never run (not imported)\n";
 }
@@ -192,7 +198,7 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
   if (!Opts.Quiet) {
     printImportSummary(Graph, Plan, Workload, Ctx, Out);
     if (Inline)
-      printInlineSummary(*Inline, Config.Budget, Out);
+      printInlineSummary(Graph, *Inline, Config.Budget, Out);
   }
   return Error::success();
 }

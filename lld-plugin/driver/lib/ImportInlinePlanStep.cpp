@@ -151,9 +151,10 @@ kiln::planImportsAndInlining(const InlinePlanStepContext &Ctx,
       }))
     return planError(toString(std::move(E)));
   if (Ctx.Verbose)
-    Diag << "kiln-lld: inline plan: " << Plan.Sites.size() << " of "
-         << Plan.NumCandidates
-         << " cross-module call site(s) the profiles ran, growth "
+    Diag << "kiln-lld: inline plan: " << Plan.Sites.size()
+         << " call site(s) (of the " << Plan.NumCandidates
+         << " cross-module ones the profiles ran, and in inlined callees), "
+            "growth "
          << Plan.Growth << " of " << *Budget << " instruction(s), "
          << Plan.Imports.Imports.size() << " import(s) over "
          << Graph.Modules.size() << " module(s)\n";

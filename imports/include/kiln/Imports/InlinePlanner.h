@@ -13,12 +13,16 @@
 /// only, over the ImportGraph of ImportPlanner.h.
 ///
 /// The model: inlining call site S of module M into callee F (defined in
-/// another module) adds F's instruction count to the program (the growth;
-/// the imported body itself is available_externally and dropped after the
-/// backend) and needs F imported into M. Greedy by profiled count per
-/// instruction of growth; a site whose growth does not fit is skipped and
-/// smaller ones are still tried. A site the profile never ran (count 0) is
-/// never planned, so the plan imports nothing that no scenario executes.
+/// another module) needs F imported into M and adds F's instructions, less
+/// the call it replaces, to the program (the growth; the imported body is
+/// available_externally and dropped after the backend). Once S is inlined,
+/// F's own call sites run on M's behalf: each becomes a candidate of M with
+/// the share of its count that S's count is of F's flow, so the plan
+/// inlines (and imports) transitively, as LLVM's importer imports. Greedy
+/// by count per instruction of growth; a site whose growth does not fit is
+/// skipped and smaller ones are still tried. A site the profile never ran
+/// (count 0) is never planned, so the plan imports nothing that no
+/// scenario executes.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -42,14 +46,31 @@ struct InlinePlanConfig {
   uint32_t MaxCalleeSize = 600;
 };
 
+/// Instructions a call costs at its site (the call, argument and result
+/// moves): inlining a callee of at most this many adds nothing.
+constexpr uint32_t CallInstructions = 4;
+
+/// \returns the instructions inlining \p Callee adds at one site.
+uint64_t getInlineGrowth(const ImportFunction &Callee);
+
+/// One site to inline.
+struct PlannedSite {
+  /// The module whose backend inlines it: the site's own module, or one
+  /// into which the plan inlines the site's caller.
+  ModuleId Into = NoModule;
+  size_t Site = 0; ///< Index into ImportGraph::CallSites.
+  /// Its count on Into's behalf.
+  uint64_t Count = 0;
+};
+
 /// The inline decisions and the imports they need.
 struct InlinePlan {
-  /// Indices into ImportGraph::CallSites of the sites to inline, in the
-  /// order chosen.
-  std::vector<size_t> Sites;
+  /// The sites to inline, in the order chosen.
+  std::vector<PlannedSite> Sites;
   /// One import per (module, callee) the sites need; Weight is the planned
-  /// sites' count. LeftOut lists the (module, callee) pairs with profiled
-  /// cross-module sites of which none is planned, with the reason.
+  /// sites' count, DirectWeight the part of the module's own sites, Via the
+  /// caller of a transitive site. LeftOut lists the (module, callee) pairs with
+  /// profiled cross-module sites of which none is planned, with the reason.
   ImportPlan Imports;
   /// Instructions the planned inlining adds.
   uint64_t Growth = 0;
@@ -63,7 +84,8 @@ struct InlinePlan {
 
 /// Plans cross-module inlining over \p Graph's call sites within \p Config.
 /// Deterministic: ties between equally dense sites go to the heavier, then
-/// by caller, callee and module name, then ordinal.
+/// by caller, callee and module name, then ordinal. NumCandidates,
+/// NumIneligible and NumNeverRun count the modules' own sites.
 InlinePlan planInlining(const ImportGraph &Graph,
                         const InlinePlanConfig &Config);
 
