@@ -15,7 +15,14 @@ with two additions that do not change the program:
   -Wl,-mllvm,-print-imports     one "<module>: Import <name> from <module>"
                                 line per definition a backend imported
 
-and the output redirected to <work-dir>/import-stats/<config>/.  Round r
+and the output redirected to <work-dir>/import-stats/<config>/.  Each round
+also runs the same link index-only (-Wl,--thinlto-index-only, the index
+files under the output directory): lld reads the inputs and runs the thin
+link but no backend, so the backends' CPU time is the full link's user+sys
+minus the index-only link's (the full link's own native link of the
+backends' objects stays in it: small beside the backends).  A row whose
+configuration ran `kiln imports` (logs/kiln-imports.log) reruns it too: its
+user+sys CPU is the plan's cost, part of the build.  Round r
 links every configuration once, in the order rotated by r, so that all share
 the drift of a shared machine's load.  The imports
 are counted in one more link with --thinlto-jobs=1 (parallel backends
@@ -135,6 +142,22 @@ def count_kinds(imports: Sequence[tuple[str, str, str]], types: dict[str, str]) 
     return kinds
 
 
+def index_only(cmd: Sequence[str], out_dir: Path) -> list[str]:
+    """cmd as an index-only thin link: no backend runs; the module list and
+    the index files go under out_dir, not beside the objects."""
+    return redirect_output(cmd, out_dir / "index-only.out", [
+        "-Wl,--thinlto-index-only=%s" % (out_dir / "index-only.modules"),
+        "-Wl,--thinlto-prefix-replace=;%s/" % (out_dir / "index-only")])
+
+
+def backend_cpu(link_cpu_s: Optional[float], index_only_cpu_s: Optional[float]) -> Optional[float]:
+    """The backends' user+sys seconds: the full link's less the index-only
+    link's (never below 0: both are minima over noisy rounds)."""
+    if link_cpu_s is None or index_only_cpu_s is None:
+        return None
+    return round(max(link_cpu_s - index_only_cpu_s, 0.0), 4)
+
+
 def run_link(config: str, cmd: Sequence[str], log: Path) -> tuple[str, float]:
     """Runs a link, writes its command and stderr to log; returns stderr and
     the user+sys CPU seconds of the driver and the children it waited for
@@ -178,8 +201,13 @@ class ConfigLinks:
         self.row: dict = {"config": config, "imports": len(imports),
                           **count_kinds(imports, symbol_types(nm_out))}
         self.time_cmd = redirect_output(cmd, exe, ["-Wl,--time-trace=%s" % self.trace_file])
+        self.index_cmd = index_only(cmd, self.out_dir)
+        plan_log = work / "configs" / slug(config) / "logs" / "kiln-imports.log"
+        self.plan_cmd = (read_link_command(plan_log.read_text(errors="replace"))
+                         if plan_log.is_file() else None)
         self.samples: dict[str, list[float]] = {
-            "thin_link_s": [], "backends_s": [], "link_cpu_s": [], "link_wall_s": []}
+            "thin_link_s": [], "backends_s": [], "link_cpu_s": [], "link_wall_s": [],
+            "index_only_cpu_s": [], "plan_cpu_s": []}
 
     def time_once(self) -> None:
         t0 = time.monotonic()
@@ -188,26 +216,34 @@ class ConfigLinks:
         times = parse_time_trace(json.loads(self.trace_file.read_text()))
         times["link_cpu_s"] = cpu
         times["link_wall_s"] = wall
+        _, times["index_only_cpu_s"] = run_link(self.config, self.index_cmd,
+                                                self.out_dir / "index-only.log")
+        if self.plan_cmd:
+            _, times["plan_cpu_s"] = run_link(self.config, self.plan_cmd,
+                                              self.out_dir / "kiln-imports.log")
         for key, value in times.items():
             if value is not None:
                 self.samples[key].append(value)
 
     def result(self) -> dict:
-        return {**self.row, **{k: (round(min(v), 4) if v else None)
-                               for k, v in self.samples.items()}}
+        row = {**self.row, **{k: (round(min(v), 4) if v else None)
+                              for k, v in self.samples.items()}}
+        row["backend_cpu_s"] = backend_cpu(row["link_cpu_s"], row["index_only_cpu_s"])
+        return row
 
 
 def markdown(rows: Sequence[dict]) -> str:
     def fmt(v):
         return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
     head = ["config", "imports", "functions", "variables", "other", "thin link ms",
-            "backends s (sum)", "link CPU s", "link wall s"]
+            "backends s (sum)", "backend CPU s", "plan CPU s", "link CPU s", "link wall s"]
     body = []
     for r in rows:
         thin_ms = None if r["thin_link_s"] is None else r["thin_link_s"] * 1000
         cells = [r["config"], r["imports"], r["functions"], r["variables"], r["other"],
                  "-" if thin_ms is None else "%.0f" % thin_ms,
-                 fmt(r["backends_s"]), fmt(r["link_cpu_s"]), fmt(r["link_wall_s"])]
+                 fmt(r["backends_s"]), fmt(r.get("backend_cpu_s")), fmt(r.get("plan_cpu_s")),
+                 fmt(r["link_cpu_s"]), fmt(r["link_wall_s"])]
         body.append([fmt(c) if not isinstance(c, str) else c for c in cells])
     return report.markdown_table(head, body)
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from .hooks import (BOLT_OPTIONS, SPLIT_PROFILE_WEIGHT, block_layout_postlink_with,
                     bolt_postlink, kiln_full_lto_prepare, kiln_imports_prepare_with,
-                    kiln_lld_cs_prepare, kiln_lld_preread_prepare, kiln_lld_prepare,
+                    kiln_inline_plan_prepare_with, kiln_lld_cs_prepare,
+                    kiln_lld_preread_prepare, kiln_lld_prepare,
                     kiln_lld_split_cs_use_prepare, kiln_lld_split_prepare,
                     kiln_order_prepare, lld_bp_startup_prepare, profdata_order_prepare,
                     stock_cs_use_prepare)
@@ -123,6 +124,9 @@ IMPORT_STATS_LDFLAGS = ("-Wl,-mllvm,-print-imports", "-Wl,--time-trace")
 # the program's instructions).
 KILN_IMPORTS_BUDGET = "3%"
 KILN_IMPORTS_SWEEP = ("1%", "10%")
+# `kiln imports --inline-budget=`: growth budgets of the one import+inline
+# plan (percentages of the program's instructions).
+KILN_PLAN_BUDGETS = ("2%", "5%", "10%")
 # Kiln's import shaping (pre-link compile; see the import-shaping rows below)
 # and its inline advisor (pre-link compile and, through kiln-lld, the ThinLTO
 # backends).
@@ -157,16 +161,22 @@ def thinlto_row(name: str, description: str, cflags: tuple[str, ...] = THINLTO_C
 
 def import_row(name: str, description: str, cflags: tuple[str, ...] = THINLTO_CFLAGS,
                ldflags: tuple[str, ...] = (), budget: Optional[str] = None,
-               stock: bool = False) -> Config:
+               inline_budget: Optional[str] = None, stock: bool = False) -> Config:
     """A row of the import-planning family: PGO + ThinLTO with lld's default
     order, the link printing its imports and a time trace
     (IMPORT_STATS_LDFLAGS) so that every row of the family is read the same
     way, plus `ldflags`; with `budget`, the thin link follows `kiln imports
-    --budget=<budget>`'s plan. Only the rows that differ from the baseline
-    in stock LLVM options are `stock`."""
+    --budget=<budget>`'s plan; with `inline_budget`, the thin link and the
+    backends follow `kiln imports --inline-budget=<inline_budget>`'s import
+    and inline plan. Only the rows that differ from the baseline in stock
+    LLVM options are `stock`."""
+    prepare = None
+    if budget:
+        prepare = kiln_imports_prepare_with(budget)
+    elif inline_budget:
+        prepare = kiln_inline_plan_prepare_with(inline_budget)
     return thinlto_row("PGO+ThinLTO+" + name, description, cflags=cflags,
-                       ldflags=IMPORT_STATS_LDFLAGS + ldflags,
-                       prepare=kiln_imports_prepare_with(budget) if budget else None,
+                       ldflags=IMPORT_STATS_LDFLAGS + ldflags, prepare=prepare,
                        stock=stock)
 
 
@@ -333,6 +343,20 @@ CONFIGS = [
                  "as PGO+ThinLTO+stock-imports, imports planned by `kiln imports "
                  "--budget=%s` (-thinlto-workload-def)" % budget, budget=budget)
       for budget in (KILN_IMPORTS_BUDGET,) + KILN_IMPORTS_SWEEP],
+    import_row("import-limit-100",
+               "as PGO+ThinLTO+stock-imports with -import-instr-limit=100 spelled "
+               "out (LLVM's default: the same program as stock-imports)",
+               ldflags=("-Wl,-mllvm,-import-instr-limit=100",), stock=True),
+    # One plan of imports and inlining: the cross-module call sites to
+    # inline within a growth budget, and exactly the imports they need
+    # (workload definition for the thin link, -kiln-inline-plan for the
+    # backends, through kiln-lld).
+    *[import_row("kiln-plan-" + budget.rstrip("%") + "pct",
+                 "as PGO+ThinLTO+stock-imports, imports and cross-module inlining "
+                 "planned together by `kiln imports --inline-budget=%s` "
+                 "(-thinlto-workload-def, -kiln-inline-plan via kiln-lld)" % budget,
+                 inline_budget=budget)
+      for budget in KILN_PLAN_BUDGETS],
     # The inline advisor alone. It links with lld's default order like the
     # import-planning rows and comes after them so that a run of these rows
     # has the stock row first (the reference of "Ir held-out vs ref").

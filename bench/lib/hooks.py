@@ -261,6 +261,27 @@ def kiln_imports_prepare_with(budget: str) -> Callable[["PrepareContext"], list[
     return kiln_imports_prepare
 
 
+def kiln_inline_plan_prepare_with(budget: str) -> Callable[["PrepareContext"], list[str]]:
+    def kiln_inline_plan_prepare(ctx: "PrepareContext") -> list[str]:
+        """`kiln imports --inline-budget=<budget>`: one plan of the
+        cross-module call sites to inline and the imports they need. The
+        thin link imports by its workload definition; kiln-lld (which loads
+        Kiln's plugin) hands the inline plan to the backends."""
+        kiln = kiln_tool(ctx)
+        workload = ctx.dir / "kiln-inline-plan.workload.json"
+        plan = ctx.dir / "kiln-inline-plan.json"
+        ctx.run([kiln, "imports", "--profile=%s" % ctx.profile,
+                 "--inline-budget=%s" % budget,
+                 "--workload-def=%s" % workload,
+                 "--inline-plan=%s" % plan,
+                 "--report=%s" % (ctx.dir / "kiln-inline-plan.report.json")] +
+                [str(o) for o in ctx.objects], "kiln-imports")
+        return ["-fuse-ld=%s" % kiln_lld_tool(ctx),
+                "-Wl,-mllvm,-thinlto-workload-def=%s" % workload,
+                "-Wl,-mllvm,-kiln-inline-plan=%s" % plan]
+    return kiln_inline_plan_prepare
+
+
 
 def _block_training_profiles(ctx: "PrepareContext", mapped: Path, bdir: Path,
                              source: str) -> dict[str, list[Path]]:

@@ -73,6 +73,22 @@ class ImportStatsTest(unittest.TestCase):
         self.assertEqual(import_stats.parse_time_trace({"traceEvents": []}),
                          {"thin_link_s": None, "backends_s": None})
 
+    def test_index_only(self):
+        # The index-only link keeps the command, writes under the stats
+        # directory and never where the configuration's program goes.
+        cmd = ["clang++", "a.o", "-o", "/w/configs/x/kiln-sample"]
+        self.assertEqual(
+            import_stats.index_only(cmd, Path("/s")),
+            ["clang++", "a.o", "-Wl,--thinlto-index-only=/s/index-only.modules",
+             "-Wl,--thinlto-prefix-replace=;/s/index-only/", "-o", "/s/index-only.out"])
+
+    def test_backend_cpu(self):
+        self.assertEqual(import_stats.backend_cpu(12.5, 2.0), 10.5)
+        # Minima of noisy rounds may cross: never a negative time.
+        self.assertEqual(import_stats.backend_cpu(1.0, 1.2), 0.0)
+        self.assertIsNone(import_stats.backend_cpu(None, 1.0))
+        self.assertIsNone(import_stats.backend_cpu(3.0, None))
+
     def test_slug_matches_run(self):
         # The directory names bench/run.py's harness uses (lib/measure.py).
         from lib import measure

@@ -62,6 +62,11 @@ struct ModuleCalls {
   std::map<std::pair<GlobalValue::GUID, GlobalValue::GUID>, uint64_t> Relative;
   /// Indirect calls' value-profile targets: absolute counts.
   std::map<std::pair<GlobalValue::GUID, GlobalValue::GUID>, uint64_t> Absolute;
+  /// Direct call sites one by one, in instruction order per caller: the
+  /// relative frequency of each, by (caller, callee).
+  std::map<std::pair<GlobalValue::GUID, GlobalValue::GUID>,
+           std::vector<uint64_t>>
+      Sites;
 };
 
 } // namespace
@@ -108,9 +113,11 @@ static ModuleCalls readModuleCalls(Module &M) {
         continue;
       if (const GlobalValue *Callee = getDirectCallee(*CB)) {
         uint64_t Freq = BFI.getBlockFreq(I.getParent()).getFrequency();
+        uint64_t Relative =
+            mulDiv(Freq, uint64_t(1) << RelativeShift, EntryFreq);
         uint64_t &R = Calls.Relative[{Caller, Callee->getGUID()}];
-        R = SaturatingAdd(
-            R, mulDiv(Freq, uint64_t(1) << RelativeShift, EntryFreq));
+        R = SaturatingAdd(R, Relative);
+        Calls.Sites[{Caller, Callee->getGUID()}].push_back(Relative);
         continue;
       }
       uint64_t Total = 0;
@@ -422,7 +429,27 @@ readImportInputsImpl(ArrayRef<std::string> Paths,
     }
     for (const auto &[Pair, Count] : Calls[M].Absolute)
       Emit(Pair.first, Pair.second, Count);
+    // The same counts site by site (std::map: in GUID order, sorted below).
+    for (const auto &[Pair, Sites] : Calls[M].Sites) {
+      auto Caller = FunctionOf.find(Pair.first);
+      auto Callee = FunctionOf.find(Pair.second);
+      if (Caller == FunctionOf.end() || Callee == FunctionOf.end())
+        continue;
+      const ImportFunction &CallerFn = Graph.Functions[Caller->second];
+      if (CallerFn.DefinedIn.empty() || CallerFn.DefinedIn.front() != M)
+        continue;
+      for (size_t Ordinal = 0; Ordinal < Sites.size(); ++Ordinal)
+        Graph.CallSites.push_back({M, Caller->second, Callee->second,
+                                   uint32_t(Ordinal), uint32_t(Sites.size()),
+                                   mulDiv(CallerFn.EntryCount, Sites[Ordinal],
+                                          uint64_t(1) << RelativeShift)});
+    }
   }
+  llvm::sort(Graph.CallSites,
+             [](const ImportCallSite &A, const ImportCallSite &B) {
+               return std::tie(A.Module, A.Caller, A.Callee, A.Ordinal) <
+                      std::tie(B.Module, B.Caller, B.Callee, B.Ordinal);
+             });
   // One record per (module, caller, callee), in a stable order.
   llvm::sort(Graph.Calls, [](const ImportCall &A, const ImportCall &B) {
     return std::tie(A.Module, A.Caller, A.Callee) <

@@ -262,3 +262,36 @@ void kiln::imports::printImportSummary(const ImportGraph &Graph,
     OS << "\n";
   }
 }
+
+InlinePlanFile kiln::imports::makeInlinePlanFile(
+    const ImportGraph &Graph, const InlinePlan &Plan,
+    const std::vector<std::string> &SourceFileNames, uint64_t Budget) {
+  InlinePlanFile File;
+  File.Budget = Budget;
+  File.Growth = Plan.Growth;
+  File.Modules.resize(Graph.Modules.size());
+  for (ModuleId M = 0; M < Graph.Modules.size(); ++M) {
+    File.Modules[M].Module = Graph.Modules[M];
+    File.Modules[M].Source =
+        M < SourceFileNames.size() && !SourceFileNames[M].empty()
+            ? SourceFileNames[M]
+            : Graph.Modules[M];
+  }
+  for (const PlannedSite &P : Plan.Sites) {
+    const ImportCallSite &S = Graph.CallSites[P.Site];
+    const ImportFunction &Callee = Graph.Functions[S.Callee];
+    File.Modules[P.Into].Sites.push_back(
+        {Graph.Functions[S.Caller].Name, Callee.Name, S.Ordinal, S.NumSites,
+         P.Count, uint32_t(getInlineGrowth(Callee))});
+  }
+  for (InlinePlanModule &M : File.Modules)
+    llvm::sort(M.Sites, [](const InlinePlanSite &A, const InlinePlanSite &B) {
+      return std::tie(A.Caller, A.Callee, A.Ordinal) <
+             std::tie(B.Caller, B.Callee, B.Ordinal);
+    });
+  llvm::sort(
+      File.Modules, [](const InlinePlanModule &A, const InlinePlanModule &B) {
+        return std::tie(A.Source, A.Module) < std::tie(B.Source, B.Module);
+      });
+  return File;
+}

@@ -23,6 +23,8 @@
 
 #include "kiln/Passes/ProfileInlineAdvisor.h"
 
+#include "ModuleInlinePlan.h"
+
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -59,7 +61,51 @@ static cl::opt<unsigned> GrowthBudget(
              "the default advisor's decisions; 0 allows none (cold call "
              "sites are still refused)"));
 
+static cl::opt<std::string> InlinePlanPath(
+    "kiln-inline-plan", cl::value_desc("file"),
+    cl::desc("in ThinLTO backends, inline the cross-module call sites that "
+             "`kiln imports --inline-plan=<file>` planned and keep LLVM's "
+             "default advice elsewhere (with -kiln-inline, its corrections "
+             "apply elsewhere)"));
+
 namespace {
+
+/// Kiln's decision to inline a call site the plan names and the default
+/// refused. The remark is written once the inliner has inlined it.
+class PlannedInlineAdvice : public InlineAdvice {
+public:
+  PlannedInlineAdvice(InlineAdvisor &Owner, CallBase &CB,
+                      OptimizationRemarkEmitter &ORE,
+                      const imports::InlinePlanSite &Site)
+      : InlineAdvice(&Owner, CB, ORE, /*IsInliningRecommended=*/true),
+        Site(Site) {}
+
+private:
+  void recordInliningImpl() override { recordInlined(); }
+  void recordInliningWithCalleeDeletedImpl() override { recordInlined(); }
+  void recordUnsuccessfulInliningImpl(const InlineResult &Result) override {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotInlined", DLoc, Block)
+             << ore::NV("Callee", Callee) << " not inlined into "
+             << ore::NV("Caller", Caller)
+             << ": planned call site, but inlining failed: "
+             << ore::NV("Reason", Result.getFailureReason());
+    });
+  }
+  void recordInlined() {
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "PlannedInline", DLoc, Block)
+             << ore::NV("Callee", Callee) << " inlined into "
+             << ore::NV("Caller", Caller) << ": planned call site "
+             << ore::NV("Site", Site.Ordinal + 1) << " of "
+             << ore::NV("Sites", Site.NumSites) << " (count "
+             << ore::NV("Count", Site.Count) << ", growth "
+             << ore::NV("Growth", Site.Growth) << " instructions)";
+    });
+  }
+
+  const imports::InlinePlanSite &Site;
+};
 
 /// Kiln's decision to inline a hot call site the default refused. The
 /// growth is charged and the remark written only once the inliner has
@@ -179,7 +225,15 @@ ProfileInlineAdvisor::ProfileInlineAdvisor(Module &M,
                                            InlineContext IC)
     : InlineAdvisor(M, FAM, IC), DefaultAdvisor(M, FAM, Params, IC),
       HotThreshold(getHotCostThreshold(Params)),
-      MayInlineMore(!isPreLink(IC.LTOPhase)), BudgetLeft(GrowthBudget) {}
+      MayInlineMore(!isPreLink(IC.LTOPhase)), BudgetLeft(GrowthBudget),
+      CorrectsDefault(EnableProfileInlining) {
+  // The plan is made for the backends' modules, after their imports.
+  if (!InlinePlanPath.empty() &&
+      IC.LTOPhase == ThinOrFullLTOPhase::ThinLTOPostLink)
+    Plan = ModuleInlinePlan::create(M, InlinePlanPath);
+}
+
+ProfileInlineAdvisor::~ProfileInlineAdvisor() = default;
 
 void ProfileInlineAdvisor::onPassEntry(LazyCallGraph::SCC *SCC) {
   DefaultAdvisor.onPassEntry(SCC);
@@ -215,6 +269,13 @@ ProfileInlineAdvisor::getAdviceImpl(CallBase &CB) {
   std::unique_ptr<InlineAdvice> DefaultAdvice = DefaultAdvisor.getAdvice(CB);
   if (!DefaultAdvice)
     return DefaultAdvice;
+  if (Plan) {
+    InlinePlanMatch Match = Plan->lookup(CB);
+    if (Match.Kind != InlinePlanMatchKind::NotPlanned)
+      return advisePlannedCallSite(CB, std::move(DefaultAdvice), Match);
+  }
+  if (!CorrectsDefault)
+    return DefaultAdvice;
   Function &Caller = *CB.getCaller();
   // The same summary the default advisor reads: the inliner's pipeline has
   // computed it; if it has not, the default saw no profile either.
@@ -232,6 +293,54 @@ ProfileInlineAdvisor::getAdviceImpl(CallBase &CB) {
   if (DefaultAdvice->isInliningRecommended())
     return adviseColdCallSite(CB, std::move(DefaultAdvice), *PSI, CallerBFI);
   return adviseHotCallSite(CB, std::move(DefaultAdvice), *PSI, CallerBFI);
+}
+
+std::unique_ptr<InlineAdvice> ProfileInlineAdvisor::advisePlannedCallSite(
+    CallBase &CB, std::unique_ptr<InlineAdvice> DefaultAdvice,
+    const InlinePlanMatch &Match) {
+  OptimizationRemarkEmitter &ORE = getCallerORE(CB);
+  Function *Callee = CB.getCalledFunction();
+  if (Match.Kind == InlinePlanMatchKind::Unmatched) {
+    if (Plan->firstReportOf(CB))
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "PlanNotMatched", &CB)
+               << "the plan's call sites from "
+               << ore::NV("Caller", CB.getCaller()) << " to "
+               << ore::NV("Callee", Callee) << " cannot be matched: the plan "
+               << "has " << ore::NV("PlannedSites", Match.NumPlanned)
+               << ", the caller " << ore::NV("Sites", Match.NumInIR)
+               << "; LLVM's default advice stands";
+      });
+    return DefaultAdvice;
+  }
+  // What LLVM would do anyway needs no override.
+  if (DefaultAdvice->isInliningRecommended())
+    return DefaultAdvice;
+  if (!Callee || Callee->isDeclaration()) {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotInlined", &CB)
+             << ore::NV("Callee", CB.getCalledOperand()) << " not inlined into "
+             << ore::NV("Caller", CB.getCaller())
+             << ": planned call site, but the callee's body was not imported "
+                "(is the link following the plan's workload definition?)";
+    });
+    return DefaultAdvice;
+  }
+  ProfileSummaryInfo *PSI =
+      FAM.getResult<ModuleAnalysisManagerFunctionProxy>(*CB.getCaller())
+          .getCachedResult<ProfileSummaryAnalysis>(M);
+  // Correctness is LLVM's to decide: only a refusal for cost is overridden.
+  if (!getCostIfOnlyCostDecides(CB, FAM, PSI)) {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(DEBUG_TYPE, "NotInlined", &CB)
+             << ore::NV("Callee", Callee) << " not inlined into "
+             << ore::NV("Caller", CB.getCaller())
+             << ": planned call site, but LLVM refuses it for more than cost";
+    });
+    return DefaultAdvice;
+  }
+  DefaultAdvice->recordUnattemptedInlining();
+  return std::make_unique<PlannedInlineAdvice>(*this, CB, ORE, *Match.Site);
 }
 
 std::unique_ptr<InlineAdvice> ProfileInlineAdvisor::adviseHotCallSite(
@@ -317,7 +426,7 @@ static InlineAdvisor *createProfileInlineAdvisor(Module &M,
 }
 
 void kiln::registerProfileInlineAdvisor(ModuleAnalysisManager &MAM) {
-  if (!EnableProfileInlining)
+  if (!EnableProfileInlining && InlinePlanPath.empty())
     return;
   MAM.registerPass(
       [] { return PluginInlineAdvisorAnalysis(createProfileInlineAdvisor); });

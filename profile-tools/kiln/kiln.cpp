@@ -601,6 +601,18 @@ static cl::opt<std::string>
     ImportsReport("report", cl::sub(ImportsCmd), cl::value_desc("file.json"),
                   cl::desc("write the plan and what it left out as JSON"),
                   cl::cat(KilnCategory));
+static cl::opt<std::string> ImportsInlineBudget(
+    "inline-budget", cl::sub(ImportsCmd), cl::value_desc("N|P%"),
+    cl::desc("plan cross-module inlining instead of imports alone: the "
+             "instructions the planned inlining may add over the program (a "
+             "count, or a percentage of the program's instructions); the "
+             "plan imports exactly the callees of the planned call sites"),
+    cl::cat(KilnCategory));
+static cl::opt<std::string> ImportsInlinePlan(
+    "inline-plan", cl::sub(ImportsCmd), cl::value_desc("file.json"),
+    cl::desc("write the inline decisions for -mllvm -kiln-inline-plan=<file> "
+             "(needs --inline-budget)"),
+    cl::cat(KilnCategory));
 static cl::opt<uint64_t> ImportsTop(
     "top", cl::sub(ImportsCmd), cl::init(20), cl::value_desc("N"),
     cl::desc("list the N heaviest left-out candidates (default 20; 0: all)"),
@@ -613,7 +625,7 @@ static cl::opt<bool>
 static Error importsMain() {
   // An empty value is not "unlimited": say what a budget is.
   for (const cl::opt<std::string> *Budget :
-       {&ImportsBudget, &ImportsModuleBudget})
+       {&ImportsBudget, &ImportsModuleBudget, &ImportsInlineBudget})
     if (Budget->getNumOccurrences() && StringRef(*Budget).trim().empty())
       return kiln::makeToolError(
           "empty budget; give a number of instructions (e.g. 5000) or a "
@@ -628,6 +640,8 @@ static Error importsMain() {
   Opts.WorkloadPath = ImportsWorkload;
   Opts.ImportListDir = ImportsLists;
   Opts.ReportPath = ImportsReport;
+  Opts.InlineBudget = ImportsInlineBudget;
+  Opts.InlinePlanPath = ImportsInlinePlan;
   Opts.Top = ImportsTop;
   Opts.Quiet = ImportsQuiet;
   return kiln::runImportsCommand(Opts, outs(), errs());

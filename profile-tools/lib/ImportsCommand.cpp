@@ -11,6 +11,8 @@
 #include "kiln/Imports/ImportGraphReader.h"
 #include "kiln/Imports/ImportPlanOutput.h"
 #include "kiln/Imports/ImportPlanner.h"
+#include "kiln/Imports/InlinePlanFile.h"
+#include "kiln/Imports/InlinePlanner.h"
 #include "kiln/Order/OrderPlanner.h"
 #include "kiln/Sources/Profile.h"
 #include "kiln/Support/OutputFile.h"
@@ -22,6 +24,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace llvm;
 using namespace kiln;
@@ -29,31 +32,19 @@ using namespace kiln::imports;
 
 static const char *const ToolName = "kiln";
 
-Expected<uint64_t> kiln::parseImportBudget(StringRef Text, uint64_t Total) {
-  StringRef Number = Text.trim();
-  bool Percent = Number.consume_back("%");
-  if (Percent) {
-    // getAsDouble accepts "inf" and "nan": a percentage is a finite number
-    // from 0 to 100, so that the product converts to an integer exactly as
-    // the C++ rules allow (a double out of uint64_t's range does not).
-    double P;
-    if (Number.getAsDouble(P) || !std::isfinite(P) || P < 0 || P > 100)
-      return createStringError(inconvertibleErrorCode(),
-                               "'%s' is not a percentage (from 0%% to 100%%)",
-                               Text.str().c_str());
-    double Budget = double(Total) * (P / 100.0);
-    // double(Total) rounds up to 2^64 for the largest totals.
-    if (Budget >= 0x1p64)
-      return std::numeric_limits<uint64_t>::max();
-    return uint64_t(Budget);
-  }
-  uint64_t N;
-  if (Number.getAsInteger(10, N))
-    return createStringError(inconvertibleErrorCode(),
-                             "'%s' is not a number of instructions or a "
-                             "percentage",
-                             Text.str().c_str());
-  return N;
+static void printInlineSummary(const ImportGraph &Graph, const InlinePlan &Plan,
+                               uint64_t Budget, raw_ostream &OS) {
+  size_t NumDirect = count_if(Plan.Sites, [&](const PlannedSite &P) {
+    return P.Into == Graph.CallSites[P.Site].Module;
+  });
+  OS << "  inline plan: " << Plan.Sites.size() << " call site(s), " << NumDirect
+     << " of the " << Plan.NumCandidates
+     << " cross-module one(s) the profile ran and "
+     << Plan.Sites.size() - NumDirect << " in inlined callees; growth "
+     << Plan.Growth << " of " << Budget << " instruction(s); "
+     << Plan.NumIneligible
+     << " site(s) with a callee that cannot be imported or is too large, "
+     << Plan.NumNeverRun << " never run (not imported)\n";
 }
 
 Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
@@ -62,6 +53,16 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
     return makeToolError("no input", "",
                          "give the ThinLTO bitcode objects and archives of "
                          "the link");
+  if (!Opts.InlinePlanPath.empty() && Opts.InlineBudget.empty())
+    return makeToolError("--inline-plan needs --inline-budget", "",
+                         "give the growth the planned inlining may add, "
+                         "e.g. --inline-budget=2%");
+  if (!Opts.InlineBudget.empty() &&
+      (!Opts.Budget.empty() || !Opts.ModuleBudget.empty()))
+    return makeToolError(
+        "--inline-budget plans the imports its inline decisions need; "
+        "--budget and --budget-per-module plan imports alone",
+        "", "give one or the other");
   Expected<std::vector<ScenarioSpec>> Specs =
       parseScenarioSpecs(Opts.Scenarios);
   if (!Specs)
@@ -74,7 +75,8 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
     Read.push_back({Spec.Path, "profile"});
   if (Error E = checkOutputPaths({{Opts.WorkloadPath, "--workload-def"},
                                   {Opts.ImportListDir, "--import-lists"},
-                                  {Opts.ReportPath, "--report"}},
+                                  {Opts.ReportPath, "--report"},
+                                  {Opts.InlinePlanPath, "--inline-plan"}},
                                  Read))
     return makeToolError(toString(std::move(E)));
   std::vector<LayoutProfile> Profiles;
@@ -127,7 +129,21 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
         << "a budget of 0 plans no import: every module the workload "
            "definition names gets none, not even LLVM's default ones\n";
 
-  ImportPlan Plan = planImports(Graph, Config);
+  std::optional<InlinePlan> Inline;
+  if (!Opts.InlineBudget.empty()) {
+    Expected<uint64_t> B =
+        parseInlineBudget(Opts.InlineBudget, TotalInstructions);
+    if (!B)
+      return makeToolError(toString(B.takeError()), "--inline-budget");
+    Config.Budget = *B;
+    Inline = planInlining(Graph, {*B, Opts.MaxImportSize});
+    if (Inline->NumCandidates == 0)
+      WithColor::warning(Diag, ToolName)
+          << "none of the " << Inline->NumNeverRun
+          << " cross-module call site(s) ran in the profiles: the plan "
+             "inlines nothing and imports nothing\n";
+  }
+  ImportPlan Plan = Inline ? Inline->Imports : planImports(Graph, Config);
   WorkloadPlan Workload = makeWorkloadPlan(Graph, Plan);
   for (ModuleId M = 0; M < Graph.Modules.size(); ++M)
     if (Workload.Roots[M] == NoFunction)
@@ -165,13 +181,24 @@ Error kiln::runImportsCommand(const ImportsCommandOptions &Opts,
         writeImportReport(Graph, Plan, Workload, Ctx, OS);
       }))
     return E;
+  if (Inline)
+    if (Error E = Prepare(Opts.InlinePlanPath, [&](raw_ostream &OS) {
+          writeInlinePlanFile(makeInlinePlanFile(Graph, *Inline,
+                                                 Inputs->SourceFileNames,
+                                                 Config.Budget),
+                              OS);
+        }))
+      return E;
   if (!Opts.ImportListDir.empty())
     if (Error E = writeImportLists(Graph, Workload, Opts.ImportListDir))
       return makeToolError(toString(std::move(E)), "--import-lists");
   for (std::unique_ptr<OutputFile> &File : Pending)
     if (Error E = File->commit())
       return E;
-  if (!Opts.Quiet)
+  if (!Opts.Quiet) {
     printImportSummary(Graph, Plan, Workload, Ctx, Out);
+    if (Inline)
+      printInlineSummary(Graph, *Inline, Config.Budget, Out);
+  }
   return Error::success();
 }

@@ -126,6 +126,11 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                     GaveOutputOption = true;
                     return Text(K.UnorderedOut);
                   })
+            .Case("inline-plan",
+                  [&] {
+                    GaveOutputOption = true;
+                    return Text(K.InlinePlan);
+                  })
             .Case("strict", [&] { return Flag(K.Strict); })
             .Case("verbose", [&] { return Flag(K.Verbose); })
             .Case("save-temps", [&] { return Flag(K.SaveTemps); })
@@ -138,7 +143,7 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                                  "--kiln-scenario=, --kiln-algorithm=, "
                                  "--kiln-page-size=, --kiln-order-out=, "
                                  "--kiln-report=, --kiln-preread-out=, "
-                                 "--kiln-unordered-out=, "
+                                 "--kiln-unordered-out=, --kiln-inline-plan=, "
                                  "--kiln-strict, --kiln-verbose, "
                                  "--kiln-save-temps, --kiln-block-address-map, "
                                  "--kiln-block-sections=)");
@@ -148,7 +153,7 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
   }
   if (GaveOutputOption && !K.requestsProfileGuidedLink())
     return optionError("--kiln-order-out/--kiln-report/--kiln-preread-out/"
-                       "--kiln-unordered-out",
+                       "--kiln-unordered-out/--kiln-inline-plan",
                        "only take effect with a profile: add "
                        "--kiln-profile=<file.profdata>");
   return Split;

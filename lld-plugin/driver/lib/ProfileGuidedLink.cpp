@@ -9,6 +9,7 @@
 #include "kiln/LLDDriver/ProfileGuidedLink.h"
 #include "kiln/LLDDriver/ProfileGuidedLinkSteps.h"
 
+#include "kiln/LLDDriver/ImportInlinePlanStep.h"
 #include "kiln/LLDDriver/PrereadPlan.h"
 #include "kiln/LLDDriver/ScratchDirectory.h"
 #include "kiln/Order/LinkerPolicy.h"
@@ -73,6 +74,7 @@ private:
                                    StringRef ScratchOrderFile);
   void writePrereadPlan(const OrderPlan &Plan, const LinkerInputs &Inputs);
   void keepUnorderedLink(StringRef PreliminaryOutput);
+  Error addInlinePlan(const ScratchDirectory &Scratch);
   void warn(const Twine &Message) {
     WithColor::warning(Diag, ToolName) << Message << '\n';
   }
@@ -88,6 +90,9 @@ private:
   std::vector<ScenarioSpec> Scenarios;
   PlanOptions Plan;
   OrderFileReport Written;
+  /// The user's arguments and the import and inline plan's options, once
+  /// planned (LinkerArgs then refers to it).
+  std::vector<std::string> ArgsWithInlinePlan;
 };
 } // namespace
 
@@ -392,6 +397,27 @@ void ProfileGuidedLink::writePrereadPlan(const OrderPlan &Planned,
          << (*Recorded ? ", recorded for kiln_preread()" : "") << '\n';
 }
 
+/// Plans imports and inlining and adds the plan's options to LinkerArgs. An
+/// error leaves LinkerArgs alone: the link keeps LLVM's default importer.
+Error ProfileGuidedLink::addInlinePlan(const ScratchDirectory &Scratch) {
+  if (Flavor != LinkerFlavor::ELF)
+    return linkError("--kiln-inline-plan: planned ThinLTO imports and "
+                     "inlining are for ELF links (ld.lld), not for " +
+                     getFlavorName(Flavor));
+  InlinePlanStepContext Ctx{LinkerArgs,         Scenarios,
+                            Options.InlinePlan, Scratch.file("plan"),
+                            Options.Verbose,    RunLinker};
+  if (std::error_code EC = sys::fs::create_directory(Ctx.ScratchDir))
+    return linkError("cannot create " + Ctx.ScratchDir + ": " + EC.message());
+  Expected<std::vector<std::string>> Extra = planImportsAndInlining(Ctx, Diag);
+  if (!Extra)
+    return Extra.takeError();
+  ArgsWithInlinePlan.assign(LinkerArgs.begin(), LinkerArgs.end());
+  llvm::append_range(ArgsWithInlinePlan, *Extra);
+  LinkerArgs = ArgsWithInlinePlan;
+  return Error::success();
+}
+
 /// The preliminary link is the user's link with lld's own order (its
 /// extra options only list inputs and keep LTO objects): kept, it is the
 /// program as it would be without Kiln, at the cost of a copy.
@@ -442,6 +468,16 @@ int ProfileGuidedLink::run() {
   // user named (the last cache option wins), which this link then neither
   // reads nor fills.
   Paths.LTOCache = Scratch.file("thinlto-cache");
+  if (requestsInlinePlan(Options.InlinePlan)) {
+    if (Error E = addInlinePlan(Scratch)) {
+      if (Options.Strict) {
+        WithColor::error(Diag, ToolName) << toString(std::move(E)) << '\n';
+        return 1;
+      }
+      warn(toString(std::move(E)) +
+           "; the link keeps LLVM's default importer and inliner");
+    }
+  }
   if (std::string UserCache = findUserLTOCache(LinkerArgs, Flavor);
       !UserCache.empty() && Options.Verbose)
     Diag << ToolName << ": note: this link uses a scratch ThinLTO cache, not "

@@ -14,7 +14,8 @@
 ///    of the module's planned imports, transitive ones included;
 ///  - per-module import lists for distributed ThinLTO;
 ///  - a JSON report and a text summary: what is imported, why, and what the
-///    budget left out.
+///    budget left out;
+///  - with an inline plan, the InlinePlanFile the backends follow.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,8 @@
 #define KILN_IMPORTS_IMPORTPLANOUTPUT_H
 
 #include "kiln/Imports/ImportPlanner.h"
+#include "kiln/Imports/InlinePlanFile.h"
+#include "kiln/Imports/InlinePlanner.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -89,6 +92,14 @@ void writeImportReport(const ImportGraph &Graph, const ImportPlan &Plan,
 void printImportSummary(const ImportGraph &Graph, const ImportPlan &Plan,
                         const WorkloadPlan &Workload, const ReportContext &Ctx,
                         llvm::raw_ostream &OS);
+
+/// \returns the file form of \p Plan: every module of \p Graph under its
+/// source file name (\p SourceFileNames, per module), the planned sites by
+/// name, \p Budget as given.
+InlinePlanFile
+makeInlinePlanFile(const ImportGraph &Graph, const InlinePlan &Plan,
+                   const std::vector<std::string> &SourceFileNames,
+                   uint64_t Budget);
 
 } // namespace imports
 } // namespace kiln

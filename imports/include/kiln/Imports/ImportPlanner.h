@@ -72,11 +72,32 @@ struct ImportCall {
   uint64_t Count = 0;
 };
 
+/// One direct call site, as the inline planner sees it. Its identity is the
+/// caller, the callee and the site's ordinal among the caller's direct calls
+/// to that callee in instruction order (of the pre-link bitcode the thin
+/// link reads), which the backend can count again.
+struct ImportCallSite {
+  ModuleId Module = NoModule;
+  FunctionId Caller = NoFunction;
+  FunctionId Callee = NoFunction;
+  /// 0 for the caller's first direct call to Callee.
+  uint32_t Ordinal = 0;
+  /// The caller's direct calls to Callee, this one included.
+  uint32_t NumSites = 1;
+  /// The site's profiled count.
+  uint64_t Count = 0;
+};
+
 /// The profiled call graph of a ThinLTO link.
 struct ImportGraph {
   std::vector<std::string> Modules;
   std::vector<ImportFunction> Functions;
   std::vector<ImportCall> Calls;
+  /// Direct call sites with their own counts (Calls merges them per caller
+  /// and callee and adds indirect calls), sorted by module, caller, callee
+  /// and ordinal. Only the first copy of a caller defined in several modules
+  /// has its sites here, as in Calls.
+  std::vector<ImportCallSite> CallSites;
 };
 
 /// The planner's limits.

@@ -20,6 +20,9 @@
 /// Refusals for correctness (noinline, recursion, incompatible attributes,
 /// a callee that cannot be inlined) are never overridden. In the pre-link
 /// phases only cold refusals are made: the module is optimized again later.
+/// With `-kiln-inline-plan=<file>` it follows `kiln imports`' inline plan in
+/// ThinLTO backends first: a planned cross-module call site is inlined
+/// unless LLVM refuses it for more than cost (see ModuleInlinePlan.h).
 /// Every changed decision is an optimization remark of pass `kiln-inline`.
 /// See docs/Passes/Inline.rst.
 ///
@@ -32,7 +35,12 @@
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/IR/PassManager.h"
 
+#include <memory>
+
 namespace kiln {
+
+class ModuleInlinePlan;
+struct InlinePlanMatch;
 
 /// The advisor the inliner uses when `-kiln-inline` is given. One instance
 /// lives for one run of the inliner over a module (LLVM creates a new one
@@ -42,6 +50,7 @@ class ProfileInlineAdvisor : public llvm::InlineAdvisor {
 public:
   ProfileInlineAdvisor(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
                        llvm::InlineParams Params, llvm::InlineContext IC);
+  ~ProfileInlineAdvisor() override;
 
   void onPassEntry(llvm::LazyCallGraph::SCC *SCC) override;
   void onPassExit(llvm::LazyCallGraph::SCC *SCC) override;
@@ -59,6 +68,10 @@ private:
   std::unique_ptr<llvm::InlineAdvice>
   getAdviceImpl(llvm::CallBase &CB) override;
 
+  std::unique_ptr<llvm::InlineAdvice>
+  advisePlannedCallSite(llvm::CallBase &CB,
+                        std::unique_ptr<llvm::InlineAdvice> DefaultAdvice,
+                        const InlinePlanMatch &Match);
   std::unique_ptr<llvm::InlineAdvice> adviseHotCallSite(
       llvm::CallBase &CB, std::unique_ptr<llvm::InlineAdvice> DefaultAdvice,
       llvm::ProfileSummaryInfo &PSI, llvm::BlockFrequencyInfo &CallerBFI);
@@ -75,11 +88,16 @@ private:
   bool MayInlineMore;
   uint64_t BudgetLeft;
   bool ReportedMissingProfile = false;
+  /// `-kiln-inline`: the profile's corrections apply outside the plan.
+  bool CorrectsDefault;
+  /// `-kiln-inline-plan`'s part for this module, in ThinLTO backends.
+  std::unique_ptr<ModuleInlinePlan> Plan;
 };
 
 /// Registers the factory of ProfileInlineAdvisor as the inliner's plugin
-/// advisor in \p MAM if `-kiln-inline` was given; otherwise registers
-/// nothing, so LLVM's own advisor (default, replay or ML) is used unchanged.
+/// advisor in \p MAM if `-kiln-inline` or `-kiln-inline-plan` was given;
+/// otherwise registers nothing, so LLVM's own advisor (default, replay or ML)
+/// is used unchanged.
 void registerProfileInlineAdvisor(llvm::ModuleAnalysisManager &MAM);
 
 } // namespace kiln

@@ -17,6 +17,8 @@
 #ifndef KILN_TOOLS_IMPORTSCOMMAND_H
 #define KILN_TOOLS_IMPORTSCOMMAND_H
 
+#include "kiln/Imports/ImportBudget.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -41,13 +43,13 @@ struct ImportsCommandOptions {
   std::string WorkloadPath;  ///< `--workload-def`, if non-empty.
   std::string ImportListDir; ///< `--import-lists`, if non-empty.
   std::string ReportPath;    ///< `--report`, if non-empty.
-  size_t Top = 20;           ///< Left-out candidates listed (0: all).
-  bool Quiet = false;        ///< No summary on \p Out.
+  /// `--inline-budget`: plan inlining and the imports it needs; same
+  /// spelling as Budget. Empty: plan imports alone.
+  std::string InlineBudget;
+  std::string InlinePlanPath; ///< `--inline-plan`, if non-empty.
+  size_t Top = 20;            ///< Left-out candidates listed (0: all).
+  bool Quiet = false;         ///< No summary on \p Out.
 };
-
-/// Parses a budget: a count of instructions, or `<P>%` of \p Total.
-llvm::Expected<uint64_t> parseImportBudget(llvm::StringRef Text,
-                                           uint64_t Total);
 
 /// Runs `kiln imports`. \returns an error naming the file for unusable
 /// input; warnings go to \p Diag, the summary to \p Out.

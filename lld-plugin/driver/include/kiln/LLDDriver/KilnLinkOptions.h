@@ -46,6 +46,11 @@ struct KilnLinkOptions {
   /// `--kiln-unordered-out=`: keep the preliminary link's output, the same
   /// program linked without Kiln's order (the "before" of `kiln report`).
   std::string UnorderedOut;
+  /// `--kiln-inline-plan=<budget>|off`: plan the ThinLTO imports and the
+  /// cross-module inlining together (`kiln imports --inline-budget`) and
+  /// have the thin link and the backends follow the plan. Empty or `off`:
+  /// LLVM's default importer and inliner.
+  std::string InlinePlan;
   /// `--kiln-strict`: a profile Kiln cannot use fails the link instead of
   /// a warning and a link without Kiln's order.
   bool Strict = false;
