@@ -11,6 +11,9 @@
 #include "kiln/LLDDriver/LinkBitcode.h"
 #include "kiln/LLDDriver/ScratchDirectory.h"
 
+#include "kiln/Layout/BlockLayout.h"
+#include "kiln/Order/BlockSectionsFile.h"
+#include "kiln/Sources/BlockProfileText.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/OutputFile.h"
 
@@ -98,15 +101,73 @@ checkSectionsProfile(const KilnLinkOptions &Options,
   return Text;
 }
 
+/// Plans the block layout of `--kiln-block-profile=`'s profile and writes
+/// the sections profile and the clusters' order into \p Scratch.
+/// \returns their paths, or empty paths when the profile is unusable (a
+/// warning on \p Diag; `--kiln-strict`: an error).
+static Expected<std::pair<std::string, std::string>>
+planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
+                 raw_ostream &Diag) {
+  StringRef Path = Options.BlockProfile;
+  auto Unusable =
+      [&](const Twine &Why) -> Expected<std::pair<std::string, std::string>> {
+    if (Options.Strict)
+      return blockLayoutError(Why);
+    WithColor::warning(Diag, ToolName)
+        << Why << "; linking without block layout\n";
+    return std::pair<std::string, std::string>();
+  };
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      getInputFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return Unusable(Path + ": " + Buffer.getError().message());
+  Expected<layout::BlockProfile> Profile =
+      parseBlockProfile((*Buffer)->getMemBufferRef());
+  if (!Profile)
+    return Unusable(toString(Profile.takeError()));
+  layout::BlockLayout Layout = layout::planBlockLayout(*Profile);
+  if (Layout.Functions.empty())
+    return Unusable(Path + ": no block of the profile ran in any scenario");
+  if (Error E = Scratch.create())
+    return std::move(E);
+  std::vector<std::string> Header = {"planned by kiln-lld from " + Path.str()};
+  std::string Sections = Scratch.file("block-layout.txt");
+  if (Error E = writeOutputFile(
+          Sections,
+          [&](raw_ostream &OS) {
+            writeBasicBlockSectionsProfile(*Profile, Layout, Header, OS);
+          },
+          sys::fs::OF_Text))
+    return std::move(E);
+  std::string Order = Scratch.file("block-layout.order");
+  OrderFileOptions OrderOpts;
+  OrderOpts.Header = Header;
+  if (Error E = writeOutputFile(
+          Order,
+          [&](raw_ostream &OS) {
+            writeClusterOrderFile(*Profile, Layout, OrderOpts, OS);
+          },
+          sys::fs::OF_Text))
+    return std::move(E);
+  if (Options.Verbose)
+    Diag << ToolName << ": note: block layout: " << Layout.Functions.size()
+         << " function(s) in " << Layout.Clusters.size()
+         << " cluster(s) planned from " << Path << '\n';
+  return std::make_pair(Sections, Order);
+}
+
 Expected<std::string>
 kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
                               const KilnLinkOptions &Options,
                               std::vector<std::string> &LinkerArgs,
                               ScratchDirectory &Scratch, raw_ostream &Diag) {
-  if (!Options.BlockAddressMap && Options.BlockSections.empty())
+  if (!Options.BlockAddressMap && Options.BlockSections.empty() &&
+      Options.BlockProfile.empty())
     return "";
-  StringRef Asked = Options.BlockSections.empty() ? "--kiln-block-address-map"
-                                                  : "--kiln-block-sections";
+  StringRef Asked = !Options.BlockProfile.empty() ? "--kiln-block-profile"
+                    : !Options.BlockSections.empty()
+                        ? "--kiln-block-sections"
+                        : "--kiln-block-address-map";
   // LLVM 22 emits basic-block sections and the address map for ELF only;
   // COFF and Mach-O code generation have neither.
   if (Flavor != LinkerFlavor::ELF)
@@ -118,17 +179,52 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
         return isLldOption(Arg, "lto-basic-block-address-map");
       }))
     LinkerArgs.push_back("--lto-basic-block-address-map");
-  if (Options.BlockSections.empty())
+  if (Options.BlockSections.empty() && Options.BlockProfile.empty())
     return "";
+
+  // --kiln-block-profile: plan here, then go on as --kiln-block-sections
+  // with the planned profile, linking in the clusters' order.
+  KilnLinkOptions Effective = Options;
+  std::string PlannedOrder;
+  if (!Options.BlockProfile.empty()) {
+    if (!Options.BlockSections.empty())
+      return blockLayoutError("--kiln-block-profile and "
+                              "--kiln-block-sections both give the link a "
+                              "block layout; drop one of them");
+    if (Options.requestsProfileGuidedLink())
+      return blockLayoutError(
+          "--kiln-block-profile orders the link by the block profile's "
+          "clusters, --kiln-profile/--kiln-startup-profile/--kiln-scenario "
+          "by functions; give one of them");
+    for (StringRef Arg : LinkerArgs)
+      if (isLldOption(Arg, "symbol-ordering-file"))
+        return blockLayoutError(Arg + " and --kiln-block-profile both order "
+                                      "the link; drop one of them");
+    Expected<std::pair<std::string, std::string>> Planned =
+        planBlockProfile(Options, Scratch, Diag);
+    if (!Planned)
+      return Planned.takeError();
+    if (Planned->first.empty())
+      return "";
+    Effective.BlockSections = Planned->first;
+    PlannedOrder = Planned->second;
+  }
 
   for (StringRef Arg : LinkerArgs)
     if (isLldOption(Arg, "lto-basic-block-sections"))
       return blockLayoutError(Arg + " and --kiln-block-sections both give LTO "
                                     "a basic-block sections profile; drop "
                                     "one of them");
-  Expected<std::string> Text = checkSectionsProfile(Options, LinkerArgs, Diag);
+  Expected<std::string> Text =
+      checkSectionsProfile(Effective, LinkerArgs, Diag);
   if (!Text || Text->empty())
     return Text;
+  // The order names parts (`fn.__part.1`, `fn.cold`) that only exist when
+  // the check kept the function; the others are not warned about.
+  if (!PlannedOrder.empty()) {
+    LinkerArgs.push_back("--symbol-ordering-file=" + PlannedOrder);
+    LinkerArgs.push_back("--no-warn-symbol-ordering");
+  }
   if (Error E = Scratch.create())
     return std::move(E);
   if (Options.SaveTemps)

@@ -64,6 +64,10 @@ struct KilnLinkOptions {
   /// `--kiln-block-sections=`: a v1 basic-block sections profile that LTO
   /// lays the named functions out by (BlockLayoutLink.h).
   std::string BlockSections;
+  /// `--kiln-block-profile=<file.kbp>`: plan the block layout of that
+  /// profile (kiln block-layout's planner) and relink with the planned
+  /// sections profile and the clusters' order.
+  std::string BlockProfile;
 
   /// \returns true if a profile-guided link was asked for.
   bool requestsProfileGuidedLink() const { return !Scenarios.empty(); }
