@@ -133,22 +133,8 @@ def bolt_postlink(ctx: "PrepareContext", exe: Path) -> None:
     bdir = ctx.dir / "bolt"
     if bdir.exists():
         shutil.rmtree(bdir)
-    (bdir / "train").mkdir(parents=True)
-    instrumented = bdir / "train" / ctx.app.exe_name
-    ctx.run([tools.bolt, str(exe), "-instrument", "-o", str(instrumented),
-             "--instrumentation-file=%s" % (bdir / "prof"),
-             "--instrumentation-file-append-pid"], "bolt-instrument")
-    ctx.app.write_inputs(bdir / "train")
-    h = ctx.harness
-    for mode, args in (("steady", h.steady_args()), ("startup", h.startup_args())):
-        proc = run_cmd(["./" + ctx.app.exe_name] + args,
-                       ctx.dir / "logs" / ("bolt-train-%s.log" % mode),
-                       "[%s] BOLT training run %s" % (ctx.config.name, mode),
-                       cwd=bdir / "train", env=run_env())
-        h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
-    fdata = sorted(str(f) for f in bdir.glob("prof.*.fdata"))
-    if len(fdata) != 2:
-        raise StepError("[%s] expected 2 BOLT profiles, found %d" % (ctx.config.name, len(fdata)))
+    profiles = training_profiles(ctx, exe, bdir, "bolt")
+    fdata = sorted(str(f) for files in profiles.values() for f in files)
     merged = ctx.run([tools.merge_fdata] + fdata, "bolt-merge-fdata").stdout
     (bdir / "merged.fdata").write_bytes(merged)
     optimized = bdir / "optimized"
@@ -283,12 +269,13 @@ def kiln_inline_plan_prepare_with(budget: str) -> Callable[["PrepareContext"], l
 
 
 
-def _block_training_profiles(ctx: "PrepareContext", mapped: Path, bdir: Path,
-                             source: str) -> dict[str, list[Path]]:
-    """Runs the training scenarios on `mapped` (linked with the block
-    address map) and returns each scenario's profile files: BOLT's
-    instrumentation (`.fdata`, one per run) or callgrind's exact trace
-    (`--dump-instr=yes --collect-jumps=yes`)."""
+def training_profiles(ctx: "PrepareContext", program: Path, bdir: Path,
+                      source: str) -> dict[str, list[Path]]:
+    """Runs the training scenarios on `program` in `bdir`/train and returns
+    each scenario's profile files: BOLT's instrumentation (`.fdata`, one per
+    run; the program must be linked with --emit-relocs) or callgrind's exact
+    trace (`--dump-instr=yes --collect-jumps=yes`). Each run's output must
+    be the reference's."""
     h = ctx.harness
     train = bdir / "train"
     train.mkdir(parents=True)
@@ -298,11 +285,11 @@ def _block_training_profiles(ctx: "PrepareContext", mapped: Path, bdir: Path,
         if not h.tools.bolt:
             raise StepError("[%s] llvm-bolt not found in %s; install Debian's bolt-22"
                             % (ctx.config.name, h.args.llvm_bin))
-        ctx.run([h.tools.bolt, str(mapped), "-instrument", "-o", str(train / ctx.app.exe_name),
+        ctx.run([h.tools.bolt, str(program), "-instrument", "-o", str(train / ctx.app.exe_name),
                  "--instrumentation-file=%s" % (bdir / "prof"),
-                 "--instrumentation-file-append-pid"], "block-bolt-instrument")
+                 "--instrumentation-file-append-pid"], "bolt-instrument")
     else:
-        shutil.copy2(mapped, train / ctx.app.exe_name)
+        shutil.copy2(program, train / ctx.app.exe_name)
     for mode, args in (("startup", h.startup_args()), ("steady", h.steady_args())):
         cmd = ["./" + ctx.app.exe_name] + args
         out = bdir / ("%s.callgrind" % mode)
@@ -310,8 +297,8 @@ def _block_training_profiles(ctx: "PrepareContext", mapped: Path, bdir: Path,
             cmd = [h.tools.valgrind, "--tool=callgrind", "--dump-instr=yes",
                    "--collect-jumps=yes", "--callgrind-out-file=%s" % out] + cmd
         before = set(bdir.glob("prof.*.fdata"))
-        proc = run_cmd(cmd, ctx.dir / "logs" / ("block-train-%s.log" % mode),
-                       "[%s] block-profile training run %s" % (ctx.config.name, mode),
+        proc = run_cmd(cmd, ctx.dir / "logs" / ("%s-train-%s.log" % (source, mode)),
+                       "[%s] %s training run %s" % (ctx.config.name, source, mode),
                        cwd=train, env=run_env())
         h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
         if source == "callgrind":
@@ -343,7 +330,7 @@ def block_layout_postlink_with(source: str,
         relocs = ["-Wl,--emit-relocs"] if source == "bolt" else []
         mapped = ctx.link(bdir / "mapped" / ctx.app.exe_name,
                           base + ["-Wl,--lto-basic-block-address-map"] + relocs)
-        profiles = _block_training_profiles(ctx, mapped, bdir, source)
+        profiles = training_profiles(ctx, mapped, bdir, source)
         kbp = bdir / "blocks.kbp"
         ctx.run([kiln, "block-profile", "--binary=%s" % mapped]
                 + ["--scenario=%s=%s" % (mode, ",".join(str(p) for p in files))
