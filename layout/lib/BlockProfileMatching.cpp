@@ -39,16 +39,31 @@ StringRef getFunctionMatchKindName(FunctionMatchKind Kind) {
 namespace {
 /// The four parts of an address map block hash (LLVM's BlendedBlockHash).
 struct BlockHashParts {
-  uint16_t InstrCount;
+  uint16_t Offset;
   uint16_t Opcodes;
   uint16_t Instructions;
   uint16_t Neighbours;
 
   explicit BlockHashParts(uint64_t Hash)
-      : InstrCount(Hash & 0xffff), Opcodes((Hash >> 16) & 0xffff),
+      : Offset(Hash & 0xffff), Opcodes((Hash >> 16) & 0xffff),
         Instructions((Hash >> 32) & 0xffff), Neighbours(Hash >> 48) {}
 };
 } // namespace
+
+/// \returns the parts of \p Hash that stay the same from one compilation of
+/// a block to the next: all but the instruction hash, which LLVM 22
+/// computes per process for a block with a call (the file comment of the
+/// header says why).
+static uint64_t getStableHash(uint64_t Hash) {
+  return Hash & ~(uint64_t(0xffff) << 32);
+}
+
+/// \returns the parts of \p Hash that do not depend on where the block is:
+/// its opcodes and its neighbours' (an added block moves all later ones).
+static uint32_t getPlaceFreeHash(uint64_t Hash) {
+  BlockHashParts Parts(Hash);
+  return uint32_t(Parts.Neighbours) << 16 | Parts.Opcodes;
+}
 
 /// Profiled block index -> the build block it is paired with.
 using BlockPairs = std::vector<std::optional<uint32_t>>;
@@ -56,14 +71,14 @@ using BlockPairs = std::vector<std::optional<uint32_t>>;
 /// How unlike two blocks of the same opcode hash are, ranked as LLVM's
 /// BlendedBlockHash::distance ranks them: a different neighbourhood weighs
 /// more than different operands, which weigh more than any difference of
-/// instruction counts.
+/// offsets.
 static uint64_t getHashDistance(BlockHashParts A, BlockHashParts B) {
   uint64_t Distance = A.Neighbours != B.Neighbours;
   Distance = (Distance << 16) | uint64_t(A.Instructions != B.Instructions);
-  uint16_t CountDifference = A.InstrCount > B.InstrCount
-                                 ? A.InstrCount - B.InstrCount
-                                 : B.InstrCount - A.InstrCount;
-  return (Distance << 16) | CountDifference;
+  uint16_t OffsetDifference = A.Offset > B.Offset
+                                 ? A.Offset - B.Offset
+                                 : B.Offset - A.Offset;
+  return (Distance << 16) | OffsetDifference;
 }
 
 /// \returns \p Counts over all scenarios, each weighted by its scenario.
@@ -79,8 +94,8 @@ static bool hasHashes(const BlockFunction &F) {
 }
 
 /// \returns whether \p Build has exactly the blocks of \p Profiled (same
-/// IDs, entry first, and the same hashes, or without hashes the same sizes),
-/// pairing them in \p Pairs.
+/// IDs, entry first, the same sizes and, with hashes, the same stable
+/// hashes), pairing them in \p Pairs.
 static bool pairExactly(const BlockFunction &Profiled,
                         const BlockFunction &Build, bool UseHashes,
                         BlockPairs &Pairs) {
@@ -96,9 +111,9 @@ static bool pairExactly(const BlockFunction &Profiled,
     if (It == BuildIndex.end())
       return false;
     const ProfiledBlock &B = Build.Blocks[It->second];
-    if (UseHashes ? B.Hash != P.Hash : B.Size != P.Size)
+    if (B.Size != P.Size || B.IsEHPad != P.IsEHPad)
       return false;
-    if (B.IsEHPad != P.IsEHPad)
+    if (UseHashes && getStableHash(B.Hash) != getStableHash(P.Hash))
       return false;
     Exact[Index] = It->second;
   }
@@ -120,18 +135,19 @@ static BlockPairs pairByHash(const BlockFunction &Profiled,
   Pairs[0] = 0;
   Taken[0] = true;
 
-  // Whole hashes that only one unpaired block of each function has.
-  DenseMap<uint64_t, unsigned> ProfiledUses;
-  DenseMap<uint64_t, std::pair<uint32_t, unsigned>> BuildUses;
+  // Opcode and neighbour hashes that only one unpaired block of each
+  // function has.
+  DenseMap<uint32_t, unsigned> ProfiledUses;
+  DenseMap<uint32_t, std::pair<uint32_t, unsigned>> BuildUses;
   for (size_t I = 1; I < Profiled.Blocks.size(); ++I)
-    ++ProfiledUses[Profiled.Blocks[I].Hash];
+    ++ProfiledUses[getPlaceFreeHash(Profiled.Blocks[I].Hash)];
   for (size_t I = 1; I < Build.Blocks.size(); ++I) {
-    auto &Use = BuildUses[Build.Blocks[I].Hash];
+    auto &Use = BuildUses[getPlaceFreeHash(Build.Blocks[I].Hash)];
     Use.first = I;
     ++Use.second;
   }
   for (size_t I = 1; I < Profiled.Blocks.size(); ++I) {
-    uint64_t Hash = Profiled.Blocks[I].Hash;
+    uint32_t Hash = getPlaceFreeHash(Profiled.Blocks[I].Hash);
     auto It = BuildUses.find(Hash);
     if (ProfiledUses.lookup(Hash) != 1 || It == BuildUses.end() ||
         It->second.second != 1)

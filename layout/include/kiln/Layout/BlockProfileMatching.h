@@ -14,24 +14,29 @@
 /// Block IDs alone cannot say whether a block is the one profiled: the
 /// compiler numbers blocks as it creates them, so one added branch renumbers
 /// every block after it. The address map's block hashes can (LLVM's
-/// `-emit-bb-hash`, MachineBlockHashInfo): each is four 16-bit parts, from
-/// the low bits up, the block's instruction count, a hash of its opcodes, a
-/// hash of its instructions with their operands, and a hash of its opcodes
-/// with those of its successors and predecessors. Per function of the
-/// profile, by name:
+/// `-emit-bb-hash`, MachineBlockHashInfo.cpp): each is four 16-bit parts,
+/// from the low bits up, the block's offset in the function in instructions,
+/// a hash of its opcodes, a hash of its instructions with their operands,
+/// and a hash of its opcodes with those of its successors and predecessors.
+/// The operand hash is not stable in LLVM 22: it hashes a call's register
+/// mask with the per-process seed of llvm::hash_combine
+/// (MachineStableHash.cpp), so every block with a call gets another one in
+/// each link of the same bitcode. Kiln compares the other three parts, and
+/// the blocks' sizes. Per function of the profile, by name:
 ///  - *exact*: the build's function has as many blocks, with the same IDs,
-///    and each block the same hash as the profiled one (without hashes: the
-///    same size); counts, edges and calls carry over as they are;
+///    each of the same size and, with hashes, the same stable parts; counts,
+///    edges and calls carry over as they are;
 ///  - *matched by hash*: otherwise each profiled block is paired with at
-///    most one block of the build: entry with entry; then blocks whose whole
-///    hash is unique among the unpaired blocks of both functions; then, as
-///    LLVM's own matcher does (BasicBlockMatchingAndInference.cpp), a block
-///    with the nearest block whose opcode hash is the same, nearness ranked
-///    by neighbour hash, then instruction hash, then instruction count. Two
-///    equally near candidates pair only if one has the profiled block's ID;
-///    otherwise the block stays unpaired, since copies of one block cannot
-///    be told apart and a wrong pair would move counts to another block.
-///    Counts and edges of paired blocks carry over, the others are dropped;
+///    most one block of the build: entry with entry; then blocks whose
+///    opcode and neighbour hashes are unique among the unpaired blocks of
+///    both functions; then, as LLVM's own matcher does
+///    (BasicBlockMatchingAndInference.cpp), a block with the nearest block
+///    whose opcode hash is the same, nearness ranked by neighbour hash, then
+///    operand hash, then offset. Two equally near candidates pair only if
+///    one has the profiled block's ID; otherwise the block stays unpaired,
+///    since copies of one block cannot be told apart and a wrong pair would
+///    move counts to another block. Counts and edges of paired blocks carry
+///    over, the others are dropped;
 ///  - *stale*: the paired blocks hold less than the configured share of the
 ///    function's counts, or a function without hashes is not exact: left
 ///    out (it keeps function-level layout);
