@@ -82,7 +82,9 @@ struct PlannedBlockProfile {
 
 /// The sections profile's part this link can use, or "" when there is none
 /// (each reason already said on \p Diag). \p Check, if given, gets the
-/// counts.
+/// counts: the profile was planned from `--kiln-block-profile=`'s, which
+/// the diagnostics name instead of the planned file, and the summary says
+/// how many functions the link does not define.
 static Expected<std::string>
 checkSectionsProfile(const KilnLinkOptions &Options,
                      ArrayRef<std::string> LinkerArgs, raw_ostream &Diag,
@@ -120,19 +122,23 @@ checkSectionsProfile(const KilnLinkOptions &Options,
   if (Check)
     *Check = {Filtered.Kept.size(), Filtered.NotInLink,
               Filtered.Refused.size()};
-  for (const BlockSectionsFunction &F : Filtered.Refused)
-    WithColor::warning(Diag, ToolName)
-        << Path << ":" << F.Line << ": function '"
-        << (F.Names.empty() ? "" : F.Names.front()) << "': " << F.Refusal
-        << "; it keeps Kiln's function-level layout\n";
-  if (Filtered.NotInLink)
+  // The planned file's lines mean nothing to the user.
+  StringRef Shown = Check ? StringRef(Options.BlockProfile) : Path;
+  for (const BlockSectionsFunction &F : Filtered.Refused) {
+    WithColor::warning(Diag, ToolName) << Shown;
+    if (!Check)
+      Diag << ":" << F.Line;
+    Diag << ": function '" << (F.Names.empty() ? "" : F.Names.front())
+         << "': " << F.Refusal << "; it keeps Kiln's function-level layout\n";
+  }
+  if (Filtered.NotInLink && !Check)
     WithColor::warning(Diag, ToolName)
         << Path << ": " << Filtered.NotInLink << " of "
         << Profile->Functions.size()
         << " function(s) are not in the link's bitcode; dropped\n";
   if (Filtered.Kept.empty()) {
     WithColor::warning(Diag, ToolName)
-        << Path << ": no function of the profile can be laid out; linking "
+        << Shown << ": no function of the profile can be laid out; linking "
         << "without the block sections profile\n";
     return "";
   }
