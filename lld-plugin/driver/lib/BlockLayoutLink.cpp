@@ -301,7 +301,7 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
                                     "one of them");
   SectionsCheck Check;
   Expected<std::string> Text =
-      checkSectionsProfile(Effective, LinkerArgs, Diag, &Check);
+      checkSectionsProfile(Effective, LinkerArgs, Diag, Plan ? &Check : nullptr);
   if (Text && Plan)
     summarizeBlockProfile(*Plan, Check, Diag);
   if (!Text || Text->empty())
