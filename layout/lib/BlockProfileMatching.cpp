@@ -75,9 +75,8 @@ using BlockPairs = std::vector<std::optional<uint32_t>>;
 static uint64_t getHashDistance(BlockHashParts A, BlockHashParts B) {
   uint64_t Distance = A.Neighbours != B.Neighbours;
   Distance = (Distance << 16) | uint64_t(A.Instructions != B.Instructions);
-  uint16_t OffsetDifference = A.Offset > B.Offset
-                                 ? A.Offset - B.Offset
-                                 : B.Offset - A.Offset;
+  uint16_t OffsetDifference =
+      A.Offset > B.Offset ? A.Offset - B.Offset : B.Offset - A.Offset;
   return (Distance << 16) | OffsetDifference;
 }
 
@@ -160,8 +159,7 @@ static BlockPairs pairByHash(const BlockFunction &Profiled,
   DenseMap<uint16_t, SmallVector<uint32_t, 2>> BuildByOpcodes;
   for (size_t I = 1; I < Build.Blocks.size(); ++I)
     if (!Taken[I])
-      BuildByOpcodes[BlockHashParts(Build.Blocks[I].Hash).Opcodes].push_back(
-          I);
+      BuildByOpcodes[BlockHashParts(Build.Blocks[I].Hash).Opcodes].push_back(I);
   std::vector<uint32_t> Unpaired;
   for (size_t I = 1; I < Profiled.Blocks.size(); ++I)
     if (!Pairs[I])
@@ -196,7 +194,7 @@ static BlockPairs pairByHash(const BlockFunction &Profiled,
     if (Nearest.size() == 1) {
       Chosen = Nearest.front();
     } else {
-      auto SameID = find_if(Nearest, [&](uint32_t Candidate) {
+      auto *SameID = find_if(Nearest, [&](uint32_t Candidate) {
         return Build.Blocks[Candidate].ID == P.ID;
       });
       if (SameID != Nearest.end())
@@ -227,8 +225,8 @@ static void carryOver(const BlockFunction &Profiled, const BlockPairs &Pairs,
   for (const BlockCall &C : Profiled.Calls) {
     if (!Pairs[C.FromBlock] || !CalleeInBuild[C.Callee])
       continue;
-    Out.Calls.push_back({*Pairs[C.FromBlock], *CalleeInBuild[C.Callee],
-                         C.Counts});
+    Out.Calls.push_back(
+        {*Pairs[C.FromBlock], *CalleeInBuild[C.Callee], C.Counts});
   }
   // Pairs are one to one, so the carried edges and calls stay unique.
   llvm::sort(Out.Edges, [](const BlockEdge &A, const BlockEdge &B) {
@@ -299,10 +297,9 @@ BlockProfileMatch matchBlockProfile(const BlockProfile &Profile,
     }
     if (M.Kind != FunctionMatchKind::Exact) {
       // A function that never ran is judged by its blocks.
-      double Share = M.Count ? double(M.PairedCount) / double(M.Count)
-                     : M.Blocks
-                         ? double(M.PairedBlocks) / double(M.Blocks)
-                         : 0.0;
+      double Share = M.Count    ? double(M.PairedCount) / double(M.Count)
+                     : M.Blocks ? double(M.PairedBlocks) / double(M.Blocks)
+                                : 0.0;
       M.Kind = UseHashes && Share >= Config.MinPairedShare
                    ? FunctionMatchKind::ByHash
                    : FunctionMatchKind::Stale;

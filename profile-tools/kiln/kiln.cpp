@@ -492,10 +492,9 @@ static Error blockLayoutMain(int Argc, const char **Argv) {
   Opts.Layout.MinSplitBytes = BlockLayoutMinSplit;
   Opts.Binary = BlockLayoutBinary;
   if (BlockLayoutMinMatched > 100)
-    return kiln::makeToolError(Twine(BlockLayoutMinMatched.getValue()) +
-                                   " is not a percentage",
-                               "--min-matched-counts",
-                               "give a number from 0 to 100");
+    return kiln::makeToolError(
+        Twine(BlockLayoutMinMatched.getValue()) + " is not a percentage",
+        "--min-matched-counts", "give a number from 0 to 100");
   if (BlockLayoutMinMatched.getNumOccurrences() && Opts.Binary.empty())
     return kiln::makeToolError("--min-matched-counts without --binary", "",
                                "it says which functions of a profile of "

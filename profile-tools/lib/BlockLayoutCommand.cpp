@@ -89,8 +89,7 @@ static MatchSummary summarizeMatch(const layout::BlockProfile &Profiled,
 
 /// \returns the percentage of \p M's counts its paired blocks hold.
 static uint64_t getPairedPercent(const layout::FunctionMatch &M) {
-  return M.Count ? uint64_t(double(M.PairedCount) * 100 / double(M.Count))
-                 : 0;
+  return M.Count ? uint64_t(double(M.PairedCount) * 100 / double(M.Count)) : 0;
 }
 
 static void writeMatchReport(const MatchSummary &S, json::OStream &J) {
@@ -127,8 +126,8 @@ static void printMatchSummary(const MatchSummary &S, raw_ostream &Diag) {
        << S.DroppedBlocks << " blocks dropped), "
        << S.getNum(FunctionMatchKind::Stale) << " skipped as stale, "
        << S.getNum(FunctionMatchKind::Missing) << " missing\n";
-  size_t Left = S.getNum(FunctionMatchKind::Stale) +
-                S.getNum(FunctionMatchKind::Missing);
+  size_t Left =
+      S.getNum(FunctionMatchKind::Stale) + S.getNum(FunctionMatchKind::Missing);
   if (!Left)
     return;
   WithColor::warning(Diag, "kiln")
@@ -149,8 +148,7 @@ static void printMatchSummary(const MatchSummary &S, raw_ostream &Diag) {
     else if (M.WithoutHashes)
       Diag << "changed, and no block hashes to match its blocks by\n";
     else
-      Diag << "stale: " << getPairedPercent(M)
-           << "% of its counts matched\n";
+      Diag << "stale: " << getPairedPercent(M) << "% of its counts matched\n";
   }
 }
 
@@ -398,8 +396,7 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
   if (!Sections)
     return makeToolError(toString(Sections.takeError()));
   R.Sections = writeBasicBlockSectionsProfile(
-      Planned, Layout,
-      getHeader(Opts, Planned, "llvm basic-block-sections v1"),
+      Planned, Layout, getHeader(Opts, Planned, "llvm basic-block-sections v1"),
       (*Sections)->os());
   std::unique_ptr<OutputFile> Order;
   if (!Opts.SymbolOrderingFile.empty()) {

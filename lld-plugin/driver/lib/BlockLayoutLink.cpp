@@ -300,8 +300,8 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
                                     "a basic-block sections profile; drop "
                                     "one of them");
   SectionsCheck Check;
-  Expected<std::string> Text =
-      checkSectionsProfile(Effective, LinkerArgs, Diag, Plan ? &Check : nullptr);
+  Expected<std::string> Text = checkSectionsProfile(Effective, LinkerArgs, Diag,
+                                                    Plan ? &Check : nullptr);
   if (Text && Plan)
     summarizeBlockProfile(*Plan, Check, Diag);
   if (!Text || Text->empty())

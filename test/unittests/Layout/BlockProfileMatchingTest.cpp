@@ -131,8 +131,8 @@ TEST(BlockProfileMatching, SameBlocksAndHashesAreExact) {
   EXPECT_THAT(countsOf(M.Profile, 1),
               ElementsAre(ScenarioCounts{1, 10}, ScenarioCounts{1, 0},
                           ScenarioCounts{0, 10}));
-  EXPECT_THAT(edgesOf(M.Profile, 1), ElementsAre(std::make_pair(0u, 1u),
-                                                 std::make_pair(0u, 2u)));
+  EXPECT_THAT(edgesOf(M.Profile, 1),
+              ElementsAre(std::make_pair(0u, 1u), std::make_pair(0u, 2u)));
   // g is not in the profile: it has no counts.
   EXPECT_THAT(countsOf(M.Profile, 0), ElementsAre(ScenarioCounts{0, 0}));
 }
@@ -189,8 +189,8 @@ TEST(BlockProfileMatching, AnAddedBlockRenumbersTheOthers) {
               ElementsAre(ScenarioCounts{1, 10}, ScenarioCounts{1, 0},
                           ScenarioCounts{0, 0}, ScenarioCounts{0, 10},
                           ScenarioCounts{0, 3}));
-  EXPECT_THAT(edgesOf(M.Profile, 0), ElementsAre(std::make_pair(0u, 3u),
-                                                 std::make_pair(3u, 4u)));
+  EXPECT_THAT(edgesOf(M.Profile, 0),
+              ElementsAre(std::make_pair(0u, 3u), std::make_pair(3u, 4u)));
 }
 
 TEST(BlockProfileMatching, NearestBlockOfTheSameOpcodes) {
