@@ -38,6 +38,8 @@ StringRef kiln::layout::getClusterKindName(ClusterKind Kind) {
   switch (Kind) {
   case ClusterKind::Startup:
     return "startup";
+  case ClusterKind::Shared:
+    return "shared";
   case ClusterKind::Steady:
     return "steady";
   case ClusterKind::Cold:
@@ -200,9 +202,10 @@ BlockPlanner::classifyBlocks(const BlockFunction &F,
       else
         InSteadyState = true;
     }
-    Kinds[B] = AtStartup       ? ClusterKind::Startup
-               : InSteadyState ? ClusterKind::Steady
-                               : ClusterKind::Cold;
+    Kinds[B] = AtStartup && InSteadyState ? ClusterKind::Shared
+               : AtStartup                ? ClusterKind::Startup
+               : InSteadyState            ? ClusterKind::Steady
+                                          : ClusterKind::Cold;
   }
   return Kinds;
 }
@@ -212,37 +215,50 @@ BlockPlanner::classifyBlocks(const BlockFunction &F,
 // fall-through, but becomes a 5- or 6-byte one the linker resolves, and
 // its last block needs an explicit jump back. For a part below about 16
 // bytes that is as many bytes as splitting would move out, so it is not
-// split: a steady-only part stays in the startup cluster (adding fewer
-// bytes to the startup code than splitting it would add there in long
-// branches), and a never-run part stays in the function's last executed
-// cluster.
+// split but stays with the part next to it in the order the runs see them
+// (startup-only, shared, steady-only): a startup-only part with the shared
+// one, a shared part with the startup-only one, a steady-only part with
+// the shared one (else the startup-only one), each adding fewer bytes to
+// the other kind's code than splitting would add in long branches; and a
+// never-run part with the function's last executed part.
 void BlockPlanner::keepSmallPartsTogether(const BlockFunction &F,
                                           std::vector<ClusterKind> &Kinds) {
   if (Config.MinSplitBytes == 0)
     return;
-  auto BytesOf = [&](ClusterKind K) -> std::optional<uint64_t> {
-    std::optional<uint64_t> Bytes;
-    for (uint32_t B = 0; B < Kinds.size(); ++B)
-      if (Kinds[B] == K)
-        Bytes = Bytes.value_or(0) + F.Blocks[B].Size;
-    return Bytes;
+  std::array<std::optional<uint64_t>, NumClusterKinds> Bytes;
+  for (uint32_t B = 0; B < Kinds.size(); ++B) {
+    std::optional<uint64_t> &Of = Bytes[unsigned(Kinds[B])];
+    Of = Of.value_or(0) + F.Blocks[B].Size;
+  }
+  auto Has = [&](ClusterKind K) { return Bytes[unsigned(K)].has_value(); };
+  auto IsSmall = [&](ClusterKind K) {
+    return Has(K) && *Bytes[unsigned(K)] < Config.MinSplitBytes;
   };
   auto Relabel = [&](ClusterKind From, ClusterKind To) {
     for (ClusterKind &K : Kinds)
       if (K == From)
         K = To;
+    *Bytes[unsigned(To)] += *Bytes[unsigned(From)];
+    Bytes[unsigned(From)].reset();
     ++Result.NumTinyPartsKept;
   };
-  std::optional<uint64_t> Steady = BytesOf(ClusterKind::Steady);
-  bool HasStartup = BytesOf(ClusterKind::Startup).has_value();
-  if (HasStartup && Steady && *Steady < Config.MinSplitBytes) {
-    Relabel(ClusterKind::Steady, ClusterKind::Startup);
-    Steady.reset();
+  if (IsSmall(ClusterKind::Startup) && Has(ClusterKind::Shared))
+    Relabel(ClusterKind::Startup, ClusterKind::Shared);
+  if (IsSmall(ClusterKind::Shared) && Has(ClusterKind::Startup))
+    Relabel(ClusterKind::Shared, ClusterKind::Startup);
+  if (IsSmall(ClusterKind::Steady)) {
+    if (Has(ClusterKind::Shared))
+      Relabel(ClusterKind::Steady, ClusterKind::Shared);
+    else if (Has(ClusterKind::Startup))
+      Relabel(ClusterKind::Steady, ClusterKind::Startup);
   }
-  std::optional<uint64_t> Cold = BytesOf(ClusterKind::Cold);
-  if (Cold && *Cold < Config.MinSplitBytes)
-    Relabel(ClusterKind::Cold,
-            Steady ? ClusterKind::Steady : ClusterKind::Startup);
+  if (IsSmall(ClusterKind::Cold))
+    for (ClusterKind To :
+         {ClusterKind::Steady, ClusterKind::Shared, ClusterKind::Startup})
+      if (Has(To)) {
+        Relabel(ClusterKind::Cold, To);
+        break;
+      }
 }
 
 // Landing pads. LLVM's basic-block sections put every landing pad of a
@@ -372,16 +388,23 @@ void BlockPlanner::planFunction(uint32_t FI) {
   const BlockFunction &F = Profile.Functions[FI];
   BlocksRun Run(Profile, F);
   std::vector<ClusterKind> Kinds = classifyBlocks(F, Run);
-  bool AnyStartup = is_contained(Kinds, ClusterKind::Startup);
-  if (!AnyStartup && !is_contained(Kinds, ClusterKind::Steady)) {
+  bool RanAtStartup = false, RanInSteadyState = false;
+  for (ClusterKind K : Kinds) {
+    RanAtStartup |= K == ClusterKind::Startup || K == ClusterKind::Shared;
+    RanInSteadyState |= K == ClusterKind::Shared || K == ClusterKind::Steady;
+  }
+  if (!RanAtStartup && !RanInSteadyState) {
     ++Result.NumNotRun;
     return;
   }
   for (uint32_t B = 0; B < F.Blocks.size(); ++B)
     Result.RunBytes[unsigned(Kinds[B])] += F.Blocks[B].Size;
-  // The entry begins the function's first executed cluster, whatever its
-  // own count says (a sampled profile can miss it).
-  Kinds[0] = AnyStartup ? ClusterKind::Startup : ClusterKind::Steady;
+  // Every run of the function runs its entry, whatever the entry's own
+  // count says (a sampled profile can miss it): it is shared if both kinds
+  // of scenario ran the function.
+  Kinds[0] = RanAtStartup && RanInSteadyState ? ClusterKind::Shared
+             : RanAtStartup                   ? ClusterKind::Startup
+                                              : ClusterKind::Steady;
   if (F.SharedName) {
     // LLVM applies a sections profile's entry to every function of the
     // name, whose block IDs are another function's: this one stays whole
@@ -394,18 +417,18 @@ void BlockPlanner::planFunction(uint32_t FI) {
     keepLandingPadsTogether(F, Kinds);
   }
 
-  // The clusters: the entry's kind is `c` line 0, the other executed kind
-  // line 1, the never-run blocks unlisted.
+  // The clusters: the entry's kind is `c` line 0, the other executed kinds
+  // the next lines in kind order, the never-run blocks unlisted.
   ClusteredFunction CF;
   CF.Function = FI;
   CF.Whole = F.SharedName;
   std::vector<uint32_t> ClusterOf(F.Blocks.size());
   const ClusterKind EntryKind = Kinds[0];
-  std::array<ClusterKind, NumClusterKinds> ByNumber = {
-      EntryKind,
-      EntryKind == ClusterKind::Startup ? ClusterKind::Steady
-                                        : ClusterKind::Startup,
-      ClusterKind::Cold};
+  SmallVector<ClusterKind, NumClusterKinds> ByNumber = {EntryKind};
+  for (ClusterKind K : {ClusterKind::Startup, ClusterKind::Shared,
+                        ClusterKind::Steady, ClusterKind::Cold})
+    if (K != EntryKind)
+      ByNumber.push_back(K);
   uint32_t NextNumber = 0;
   for (ClusterKind K : ByNumber) {
     BlockCluster C;

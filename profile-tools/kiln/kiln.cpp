@@ -101,8 +101,9 @@ static cl::SubCommand
 
 static cl::SubCommand BlockLayoutCmd(
     "block-layout",
-    "Plan block layout from a block profile: startup, steady-state and "
-    "never-run clusters per function, ext-TSP inside them, Kiln's order "
+    "Plan block layout from a block profile: startup-only, shared, "
+    "steady-only and never-run clusters per function, ext-TSP inside them, "
+    "Kiln's order "
     "across them; write LLVM's basic-block-sections profile and the "
     "clusters' symbol ordering file "
     "(see docs/CommandGuide/kiln-block-layout.rst)");
@@ -448,7 +449,7 @@ static cl::opt<std::string>
 static cl::opt<uint64_t> BlockLayoutMinSplit(
     "min-split-size", cl::sub(BlockLayoutCmd), cl::init(16),
     cl::value_desc("bytes"),
-    cl::desc("keep steady-only and never-run parts smaller than this with "
+    cl::desc("keep parts smaller than this with a neighbouring cluster of "
              "their function instead of splitting them off (default 16; 0 "
              "splits every part)"),
     cl::cat(KilnCategory));

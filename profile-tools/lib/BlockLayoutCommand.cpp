@@ -271,7 +271,7 @@ static void printSummary(const BlockLayoutResult &R,
       Diag << ", " << S.Pages << " pages, by "
            << layout::getOrderMethodName(S.Method) << '\n';
   }
-  Diag << "  startup: " << L.RunBytes[unsigned(layout::ClusterKind::Startup)]
+  Diag << "  startup: " << L.getStartupRunBytes()
        << " bytes of blocks ran; block-granularity bound " << R.StartupPageBound
        << " pages of " << R.PageSize << " bytes\n";
   if (L.NumNotRun)
@@ -388,8 +388,7 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
                       0};
   if (Matched)
     R.Match = &*Matched;
-  R.StartupPageBound = divideCeil(
-      Layout.RunBytes[unsigned(layout::ClusterKind::Startup)], R.PageSize);
+  R.StartupPageBound = divideCeil(Layout.getStartupRunBytes(), R.PageSize);
 
   Expected<std::unique_ptr<OutputFile>> Sections =
       OutputFile::create(Opts.Output);

@@ -91,9 +91,9 @@ std::vector<std::string> orderedNames(const BlockProfile &P,
   return Names;
 }
 
-TEST(BlockLayout, SplitsAFunctionThreeWays) {
-  // 0 and 1 run at startup (0 also in the steady state), 2 only in the
-  // steady state, 3 never.
+TEST(BlockLayout, SplitsAFunctionFourWays) {
+  // 0 runs at startup and in the steady state, 1 only at startup, 2 only in
+  // the steady state, 3 never.
   ProfileBuilder B;
   uint32_t F = B.function("f");
   B.block(0, 32, {1, 5});
@@ -105,21 +105,27 @@ TEST(BlockLayout, SplitsAFunctionThreeWays) {
   BlockLayout L = planBlockLayout(B.P);
 
   ASSERT_EQ(L.Functions.size(), 1u);
-  ASSERT_EQ(L.Clusters.size(), 3u);
+  ASSERT_EQ(L.Clusters.size(), 4u);
+  const BlockCluster *Shared = findCluster(L, F, ClusterKind::Shared);
   const BlockCluster *Startup = findCluster(L, F, ClusterKind::Startup);
   const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
   const BlockCluster *Cold = findCluster(L, F, ClusterKind::Cold);
-  ASSERT_TRUE(Startup && Steady && Cold);
-  EXPECT_THAT(blockIDs(B.P, *Startup), ElementsAre(0u, 1u));
+  ASSERT_TRUE(Shared && Startup && Steady && Cold);
+  EXPECT_THAT(blockIDs(B.P, *Shared), ElementsAre(0u));
+  EXPECT_THAT(blockIDs(B.P, *Startup), ElementsAre(1u));
   EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(2u));
   EXPECT_THAT(blockIDs(B.P, *Cold), ElementsAre(3u));
-  // The entry cluster is `c` line 0 and named as the function.
-  EXPECT_EQ(getClusterSymbolName("f", *Startup), "f");
-  EXPECT_EQ(getClusterSymbolName("f", *Steady), "f.__part.1");
+  // The entry cluster is `c` line 0 and named as the function; the others
+  // follow in kind order.
+  EXPECT_EQ(getClusterSymbolName("f", *Shared), "f");
+  EXPECT_EQ(getClusterSymbolName("f", *Startup), "f.__part.1");
+  EXPECT_EQ(getClusterSymbolName("f", *Steady), "f.__part.2");
   EXPECT_EQ(getClusterSymbolName("f", *Cold), "f.cold");
-  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Startup)], 64u);
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Shared)], 32u);
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Startup)], 32u);
   EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Steady)], 32u);
   EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Cold)], 32u);
+  EXPECT_EQ(L.getStartupRunBytes(), 64u);
 }
 
 TEST(BlockLayout, NamesThePartsOfAPromotedStatic) {
@@ -132,23 +138,36 @@ TEST(BlockLayout, NamesThePartsOfAPromotedStatic) {
             "helper.llvm.42.cold");
 }
 
-TEST(BlockLayout, EntryBeginsTheFirstExecutedCluster) {
-  // Startup ran only block 2 (the entry has no count: a sampled profile);
-  // the steady state ran the entry. The entry still begins the startup
-  // cluster, which is `c` line 0.
+TEST(BlockLayout, EveryRunOfAFunctionRunsItsEntry) {
+  // Startup ran only block 2 (the entry has no startup count: a sampled
+  // profile); the steady state ran the entry. Startup entered the function
+  // too, so the entry is shared, and begins `c` line 0.
   ProfileBuilder B;
   uint32_t F = B.function("f");
   B.block(0, 32, {0, 7});
   B.block(1, 32, {0, 7});
   B.block(2, 32, {3, 0});
   BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Shared = findCluster(L, F, ClusterKind::Shared);
   const BlockCluster *Startup = findCluster(L, F, ClusterKind::Startup);
   const BlockCluster *Steady = findCluster(L, F, ClusterKind::Steady);
-  ASSERT_TRUE(Startup && Steady);
-  EXPECT_EQ(Startup->Number, 0u);
-  EXPECT_THAT(blockIDs(B.P, *Startup), ElementsAre(0u, 2u));
-  EXPECT_EQ(Steady->Number, 1u);
+  ASSERT_TRUE(Shared && Startup && Steady);
+  EXPECT_EQ(Shared->Number, 0u);
+  EXPECT_THAT(blockIDs(B.P, *Shared), ElementsAre(0u));
+  EXPECT_EQ(Startup->Number, 1u);
+  EXPECT_THAT(blockIDs(B.P, *Startup), ElementsAre(2u));
+  EXPECT_EQ(Steady->Number, 2u);
   EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(1u));
+
+  // An entry no count names joins the kind of the function's runs.
+  ProfileBuilder B2;
+  B2.function("g");
+  B2.block(0, 32, {0, 0});
+  B2.block(1, 32, {0, 7});
+  BlockLayout L2 = planBlockLayout(B2.P);
+  ASSERT_EQ(L2.Clusters.size(), 1u);
+  EXPECT_EQ(L2.Clusters[0].Kind, ClusterKind::Steady);
+  EXPECT_THAT(blockIDs(B2.P, L2.Clusters[0]), ElementsAre(0u, 1u));
 }
 
 TEST(BlockLayout, OrdersADiamondByItsCounts) {
@@ -213,7 +232,7 @@ TEST(BlockLayout, APartBeginsWithTheBlockEnteredMostFromOutside) {
 
 TEST(BlockLayout, KeepsSmallPartsWithTheirFunction) {
   // An 8-byte steady-only part and a 4-byte never-run part are cheaper
-  // kept than split off: both stay in the startup cluster.
+  // kept than split off: both stay in the shared cluster.
   ProfileBuilder B;
   uint32_t F = B.function("f");
   B.block(0, 32, {1, 1});
@@ -221,11 +240,12 @@ TEST(BlockLayout, KeepsSmallPartsWithTheirFunction) {
   B.block(2, 4, {0, 0});
   BlockLayout L = planBlockLayout(B.P);
   ASSERT_EQ(L.Clusters.size(), 1u);
-  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Startup);
+  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Shared);
   EXPECT_EQ(L.Clusters[0].Bytes, 44u);
   EXPECT_EQ(L.NumTinyPartsKept, 2u);
   // The bytes that ran are counted as they ran.
-  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Startup)], 32u);
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Shared)], 32u);
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Steady)], 8u);
 
   // With no minimum, every part is split.
   BlockLayoutConfig Config;
@@ -246,6 +266,33 @@ TEST(BlockLayout, KeepsSmallPartsWithTheirFunction) {
   ASSERT_TRUE(Steady);
   EXPECT_THAT(blockIDs(B2.P, *Steady), ElementsAre(1u, 2u));
   EXPECT_EQ(findCluster(L2, F, ClusterKind::Cold), nullptr);
+
+  // A small startup-only part stays with the shared one; a small shared
+  // part with the startup-only one; a small steady-only part with the
+  // startup-only one when there is no shared one.
+  ProfileBuilder B3;
+  B3.function("h");
+  B3.block(0, 32, {1, 1});
+  B3.block(1, 8, {1, 0});
+  B3.block(2, 32, {0, 1});
+  BlockLayout L3 = planBlockLayout(B3.P);
+  const BlockCluster *Shared3 = findCluster(L3, 0, ClusterKind::Shared);
+  ASSERT_TRUE(Shared3);
+  EXPECT_THAT(blockIDs(B3.P, *Shared3), testing::UnorderedElementsAre(0u, 1u));
+  EXPECT_EQ(findCluster(L3, 0, ClusterKind::Startup), nullptr);
+
+  ProfileBuilder B4;
+  B4.function("k");
+  B4.block(0, 32, {1, 0});
+  B4.block(1, 8, {1, 1});
+  B4.block(2, 8, {0, 1});
+  B4.edge(0, 1, {1, 0});
+  BlockLayout L4 = planBlockLayout(B4.P);
+  // The entry is shared (both kinds ran the function); 1 is shared too, 2
+  // steady-only and small: it stays with them. Block 0's startup-only
+  // count is overruled by the entry rule, so one cluster remains.
+  ASSERT_EQ(L4.Clusters.size(), 1u);
+  EXPECT_EQ(L4.Clusters[0].Kind, ClusterKind::Shared);
 }
 
 TEST(BlockLayout, KeepsLandingPadsInOneCluster) {
@@ -321,18 +368,19 @@ BlockProfile makeProgram() {
 TEST(BlockLayout, PlacesStartupClustersFirst) {
   BlockProfile P = makeProgram();
   BlockLayout L = planBlockLayout(P);
-  ASSERT_EQ(L.Order.size(), 5u);
-  // Startup clusters first, together; then the hot steady-state part and
-  // the function it calls; the rarely run one after them.
+  ASSERT_EQ(L.Order.size(), 6u);
+  // Startup clusters first, together: main's shared entry, its
+  // startup-only part, init; then the hot steady-state part and the
+  // function it calls; the rarely run one after them.
   std::vector<std::string> Names = orderedNames(P, L);
-  EXPECT_THAT(std::vector<std::string>(Names.begin(), Names.begin() + 2),
-              testing::UnorderedElementsAre("main", "init"));
-  EXPECT_THAT(std::vector<std::string>(Names.begin() + 2, Names.begin() + 4),
-              testing::UnorderedElementsAre("main.__part.1", "work"));
-  EXPECT_EQ(Names[4], "rare");
-  EXPECT_EQ(L.Clusters[L.Order[0]].Group, LayoutGroup::Startup);
-  EXPECT_EQ(L.Clusters[L.Order[1]].Group, LayoutGroup::Startup);
-  EXPECT_EQ(L.Clusters[L.Order[2]].Group, LayoutGroup::Hot);
+  EXPECT_THAT(std::vector<std::string>(Names.begin(), Names.begin() + 3),
+              testing::UnorderedElementsAre("main", "main.__part.1", "init"));
+  EXPECT_THAT(std::vector<std::string>(Names.begin() + 3, Names.begin() + 5),
+              testing::UnorderedElementsAre("main.__part.2", "work"));
+  EXPECT_EQ(Names[5], "rare");
+  for (unsigned I = 0; I < 3; ++I)
+    EXPECT_EQ(L.Clusters[L.Order[I]].Group, LayoutGroup::Startup);
+  EXPECT_EQ(L.Clusters[L.Order[3]].Group, LayoutGroup::Hot);
   EXPECT_EQ(L.Composite.getGroup(LayoutGroup::Startup).Bytes, 192u);
 }
 
@@ -425,9 +473,10 @@ TEST(BlockLayout, SharedNamesStayWholeAndOutOfTheSectionsProfile) {
   ASSERT_EQ(L.Functions.size(), 1u);
   EXPECT_TRUE(L.Functions[0].Whole);
   EXPECT_EQ(L.NumSharedNames, 1u);
-  // One startup cluster of every block, in the compiler's order.
+  // One cluster of every block, in the compiler's order: shared, as
+  // both kinds of scenario ran the function.
   ASSERT_EQ(L.Clusters.size(), 1u);
-  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Startup);
+  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Shared);
   EXPECT_THAT(blockIDs(B.P, L.Clusters[0]), ElementsAre(0, 1, 2));
   EXPECT_EQ(getClusterSymbolName("init", L.Clusters[0]), "init");
 }
