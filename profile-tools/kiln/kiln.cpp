@@ -465,6 +465,20 @@ static cl::opt<std::string>
                                "totals as JSON"),
                       cl::cat(KilnCategory));
 
+static cl::opt<std::string> BlockLayoutBinary(
+    "binary", cl::sub(BlockLayoutCmd), cl::value_desc("file"),
+    cl::desc("the address-mapped binary of a later build to lay out: the "
+             "profile's functions are matched to its blocks by their hashes, "
+             "and those that changed too much keep function-level layout"),
+    cl::cat(KilnCategory));
+static cl::opt<unsigned> BlockLayoutMinMatched(
+    "min-matched-counts", cl::sub(BlockLayoutCmd), cl::init(50),
+    cl::value_desc("percent"),
+    cl::desc("with --binary, keep a function whose blocks changed only if "
+             "its matched blocks hold at least this share of its counts "
+             "(default 50)"),
+    cl::cat(KilnCategory));
+
 static Error blockLayoutMain(int Argc, const char **Argv) {
   kiln::BlockLayoutCommandOptions Opts;
   Opts.Input = BlockLayoutInput;
@@ -477,6 +491,16 @@ static Error blockLayoutMain(int Argc, const char **Argv) {
   Opts.Layout.Composite.PageSize = *PageSize;
   Opts.Layout.Composite.PlaceColdNodes = BlockLayoutPlaceCold;
   Opts.Layout.MinSplitBytes = BlockLayoutMinSplit;
+  Opts.Binary = BlockLayoutBinary;
+  if (BlockLayoutMinMatched > 100)
+    return kiln::makeToolError(
+        Twine(BlockLayoutMinMatched.getValue()) + " is not a percentage",
+        "--min-matched-counts", "give a number from 0 to 100");
+  if (BlockLayoutMinMatched.getNumOccurrences() && Opts.Binary.empty())
+    return kiln::makeToolError("--min-matched-counts without --binary", "",
+                               "it says which functions of a profile of "
+                               "another build are kept");
+  Opts.Match.MinPairedShare = BlockLayoutMinMatched / 100.0;
   Opts.CommandLine = "kiln";
   for (int I = 1; I < Argc; ++I)
     Opts.CommandLine += (" " + StringRef(Argv[I])).str();

@@ -10,6 +10,8 @@
 
 #include "kiln/Order/BlockSectionsFile.h"
 #include "kiln/Order/OrderFileText.h"
+#include "kiln/Sources/BlockAddressMap.h"
+#include "kiln/Sources/BlockProfileSources.h"
 #include "kiln/Sources/BlockProfileText.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/OutputFile.h"
@@ -23,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 
 using namespace llvm;
 using namespace kiln;
@@ -31,6 +34,24 @@ using namespace kiln;
 static constexpr size_t MaxListedSkips = 10;
 
 namespace {
+/// What re-mapping the profile onto `--binary=` found, over the functions
+/// that ran in the profile (the others do not change the layout).
+struct MatchSummary {
+  std::string Binary;
+  std::string ProfileBuildID;
+  double MinPairedShare = 0;
+  const layout::BlockProfile *Profiled = nullptr; ///< The profile as read.
+  uint32_t Ran = 0;
+  uint32_t NumByKind[layout::NumFunctionMatchKinds] = {};
+  uint64_t DroppedBlocks = 0;
+  /// The functions that ran and are not exact, in profile order.
+  std::vector<layout::FunctionMatch> NotExact;
+
+  uint32_t getNum(layout::FunctionMatchKind Kind) const {
+    return NumByKind[unsigned(Kind)];
+  }
+};
+
 /// What was planned and written, for the summary and the report.
 struct BlockLayoutResult {
   const layout::BlockProfile &Profile;
@@ -40,8 +61,96 @@ struct BlockLayoutResult {
   uint64_t PageSize = 4096;
   /// ceil(bytes of the blocks startup ran / page size).
   uint64_t StartupPageBound = 0;
+  /// With `--binary=`: the matching.
+  const MatchSummary *Match = nullptr;
 };
 } // namespace
+
+static MatchSummary summarizeMatch(const layout::BlockProfile &Profiled,
+                                   const layout::BlockProfileMatch &Match,
+                                   const BlockLayoutCommandOptions &Opts) {
+  MatchSummary S;
+  S.Binary = Opts.Binary;
+  S.ProfileBuildID = Profiled.BuildID;
+  S.MinPairedShare = Opts.Match.MinPairedShare;
+  S.Profiled = &Profiled;
+  for (const layout::FunctionMatch &M : Match.Functions) {
+    if (!M.Count)
+      continue;
+    ++S.Ran;
+    ++S.NumByKind[unsigned(M.Kind)];
+    if (M.Kind == layout::FunctionMatchKind::ByHash)
+      S.DroppedBlocks += M.Blocks - M.PairedBlocks;
+    if (M.Kind != layout::FunctionMatchKind::Exact)
+      S.NotExact.push_back(M);
+  }
+  return S;
+}
+
+/// \returns the percentage of \p M's counts its paired blocks hold.
+static uint64_t getPairedPercent(const layout::FunctionMatch &M) {
+  return M.Count ? uint64_t(double(M.PairedCount) * 100 / double(M.Count)) : 0;
+}
+
+static void writeMatchReport(const MatchSummary &S, json::OStream &J) {
+  using layout::FunctionMatchKind;
+  J.attributeObject("match", [&] {
+    J.attribute("binary", S.Binary);
+    J.attribute("profile_build_id", S.ProfileBuildID);
+    J.attribute("min_matched_counts", S.MinPairedShare);
+    J.attribute("functions_ran", int64_t(S.Ran));
+    J.attribute("exact", int64_t(S.getNum(FunctionMatchKind::Exact)));
+    J.attribute("by_hash", int64_t(S.getNum(FunctionMatchKind::ByHash)));
+    J.attribute("blocks_dropped", int64_t(S.DroppedBlocks));
+    J.attribute("stale", int64_t(S.getNum(FunctionMatchKind::Stale)));
+    J.attribute("missing", int64_t(S.getNum(FunctionMatchKind::Missing)));
+    J.attributeArray("functions", [&] {
+      for (const layout::FunctionMatch &M : S.NotExact)
+        J.object([&] {
+          J.attribute("function", S.Profiled->Functions[M.Profiled].Name);
+          J.attribute("match", layout::getFunctionMatchKindName(M.Kind));
+          J.attribute("blocks", int64_t(M.Blocks));
+          J.attribute("matched_blocks", int64_t(M.PairedBlocks));
+          J.attribute("count", int64_t(M.Count));
+          J.attribute("matched_count", int64_t(M.PairedCount));
+        });
+    });
+  });
+}
+
+static void printMatchSummary(const MatchSummary &S, raw_ostream &Diag) {
+  using layout::FunctionMatchKind;
+  Diag << "  matched to " << S.Binary << ": of " << S.Ran
+       << " functions that ran, " << S.getNum(FunctionMatchKind::Exact)
+       << " exact, " << S.getNum(FunctionMatchKind::ByHash) << " by hash ("
+       << S.DroppedBlocks << " blocks dropped), "
+       << S.getNum(FunctionMatchKind::Stale) << " skipped as stale, "
+       << S.getNum(FunctionMatchKind::Missing) << " missing\n";
+  size_t Left =
+      S.getNum(FunctionMatchKind::Stale) + S.getNum(FunctionMatchKind::Missing);
+  if (!Left)
+    return;
+  WithColor::warning(Diag, "kiln")
+      << Left << " function(s) that ran in the profile keep function-level "
+      << "layout in " << S.Binary << '\n';
+  size_t Listed = 0;
+  for (const layout::FunctionMatch &M : S.NotExact) {
+    if (M.Kind == FunctionMatchKind::ByHash)
+      continue;
+    if (Listed++ == MaxListedSkips) {
+      Diag << "    ... and " << Left - MaxListedSkips
+           << " more (see --report)\n";
+      break;
+    }
+    Diag << "    " << S.Profiled->Functions[M.Profiled].Name << ": ";
+    if (M.Kind == FunctionMatchKind::Missing)
+      Diag << "not in " << S.Binary << '\n';
+    else if (M.WithoutHashes)
+      Diag << "changed, and no block hashes to match its blocks by\n";
+    else
+      Diag << "stale: " << getPairedPercent(M) << "% of its counts matched\n";
+  }
+}
 
 static std::vector<std::string> getHeader(const BlockLayoutCommandOptions &Opts,
                                           const layout::BlockProfile &Profile,
@@ -124,6 +233,8 @@ static void writeReport(const BlockLayoutResult &R, StringRef Input,
         });
       }
     });
+    if (R.Match)
+      writeMatchReport(*R.Match, J);
   });
   OS << '\n';
 }
@@ -173,6 +284,8 @@ static void printSummary(const BlockLayoutResult &R,
   if (L.NumSharedNames)
     Diag << "  functions laid out whole, by a name other functions share: "
          << L.NumSharedNames << '\n';
+  if (R.Match)
+    printMatchSummary(*R.Match, Diag);
   if (L.Skipped.empty())
     return;
   WithColor::warning(Diag, "kiln")
@@ -202,7 +315,7 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
           checkOutputPaths({{Opts.Output, "-o"},
                             {Opts.SymbolOrderingFile, "--symbol-ordering-file"},
                             {Opts.ReportPath, "--report"}},
-                           {{Opts.Input, "input"}}))
+                           {{Opts.Input, "input"}, {Opts.Binary, "--binary"}}))
     return makeToolError(toString(std::move(E)));
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
@@ -215,7 +328,53 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
   if (!Profile)
     return makeToolError(toString(Profile.takeError()));
 
-  layout::BlockLayout Layout = layout::planBlockLayout(*Profile, Opts.Layout);
+  // With --binary, the layout is of that build: the profile re-mapped onto
+  // its blocks.
+  std::optional<layout::BlockProfileMatch> Match;
+  std::optional<MatchSummary> Matched;
+  if (!Opts.Binary.empty()) {
+    Expected<BlockAddressMap> Map = BlockAddressMap::read(Opts.Binary);
+    if (!Map)
+      return makeToolError(toString(Map.takeError()));
+    layout::BlockProfile Build = buildBlockProfile(*Map, {}, {});
+    Match = layout::matchBlockProfile(*Profile, Build, Opts.Match);
+    Matched = summarizeMatch(*Profile, *Match, Opts);
+    auto HasHashes = [](const layout::BlockProfile &P) {
+      return any_of(P.Functions, [](const layout::BlockFunction &F) {
+        return any_of(F.Blocks,
+                      [](const layout::ProfiledBlock &B) { return B.Hash; });
+      });
+    };
+    if (!HasHashes(Build))
+      WithColor::warning(Diag, "kiln")
+          << Opts.Binary
+          << ": its address map has no block hashes (link it with kiln-lld "
+             "--kiln-block-address-map, or -Wl,-mllvm,-emit-bb-hash): only "
+             "functions whose blocks kept their IDs and sizes are matched\n";
+    else if (!HasHashes(*Profile))
+      WithColor::warning(Diag, "kiln")
+          << Opts.Input
+          << ": the profile has no block hashes (its binary was linked "
+             "without them): only functions whose blocks kept their IDs and "
+             "sizes are matched\n";
+    using layout::FunctionMatchKind;
+    if (Matched->Ran && !Matched->getNum(FunctionMatchKind::Exact) &&
+        !Matched->getNum(FunctionMatchKind::ByHash))
+      return makeToolError(
+          Opts.Input + ": no function that ran in the profile matches " +
+              Opts.Binary + " (of " + Twine(Matched->Ran) + ", " +
+              Twine(Matched->getNum(FunctionMatchKind::Stale)) + " stale, " +
+              Twine(Matched->getNum(FunctionMatchKind::Missing)) +
+              " missing): nothing to lay out",
+          "",
+          "the profile is of another program, or of a build too unlike this "
+          "one: profile a run of " +
+              Opts.Binary + " (kiln block-profile --binary=" + Opts.Binary +
+              ")");
+  }
+  const layout::BlockProfile &Planned = Match ? Match->Profile : *Profile;
+
+  layout::BlockLayout Layout = layout::planBlockLayout(Planned, Opts.Layout);
   if (Layout.Functions.empty())
     return makeToolError(
         Opts.Input + ": no block of the profile ran in any scenario (" +
@@ -225,8 +384,10 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
         "profile a run of the program that the block profile's address map "
         "belongs to");
 
-  BlockLayoutResult R{*Profile, Layout, {}, {}, Opts.Layout.Composite.PageSize,
+  BlockLayoutResult R{Planned, Layout, {}, {}, Opts.Layout.Composite.PageSize,
                       0};
+  if (Matched)
+    R.Match = &*Matched;
   R.StartupPageBound = divideCeil(Layout.getStartupRunBytes(), R.PageSize);
 
   Expected<std::unique_ptr<OutputFile>> Sections =
@@ -234,8 +395,7 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
   if (!Sections)
     return makeToolError(toString(Sections.takeError()));
   R.Sections = writeBasicBlockSectionsProfile(
-      *Profile, Layout,
-      getHeader(Opts, *Profile, "llvm basic-block-sections v1"),
+      Planned, Layout, getHeader(Opts, Planned, "llvm basic-block-sections v1"),
       (*Sections)->os());
   std::unique_ptr<OutputFile> Order;
   if (!Opts.SymbolOrderingFile.empty()) {
@@ -245,8 +405,8 @@ Error kiln::runBlockLayoutCommand(const BlockLayoutCommandOptions &Opts,
       return makeToolError(toString(File.takeError()));
     Order = std::move(*File);
     OrderFileOptions OrderOpts;
-    OrderOpts.Header = getHeader(Opts, *Profile, "elf");
-    R.Order = writeClusterOrderFile(*Profile, Layout, OrderOpts, Order->os());
+    OrderOpts.Header = getHeader(Opts, Planned, "elf");
+    R.Order = writeClusterOrderFile(Planned, Layout, OrderOpts, Order->os());
   }
   // The report, then the files put in place, then the summary: a run that
   // fails leaves the previous files and says nothing it did not do.

@@ -22,6 +22,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace kiln;
 
@@ -40,11 +42,53 @@ static bool isLldOption(StringRef Arg, StringRef Name) {
   return Arg.consume_front(Name) && (Arg.empty() || Arg.starts_with("="));
 }
 
+/// \returns whether \p LinkerArgs give LTO's code generation the LLVM
+/// option \p Name (`-mllvm -<Name>`, `-mllvm=-<Name>`, with any value).
+static bool hasMllvmOption(ArrayRef<std::string> LinkerArgs, StringRef Name) {
+  for (size_t I = 1; I < LinkerArgs.size(); ++I) {
+    StringRef Arg = LinkerArgs[I];
+    StringRef Value;
+    if ((Arg == "-mllvm" || Arg == "--mllvm") && I + 1 < LinkerArgs.size())
+      Value = LinkerArgs[++I];
+    else if (!Arg.consume_front("-mllvm=") && !Arg.consume_front("--mllvm="))
+      continue;
+    else
+      Value = Arg;
+    if (isLldOption(Value, Name))
+      return true;
+  }
+  return false;
+}
+
+namespace {
+/// What the check of a sections profile kept of it, for the summary of
+/// `--kiln-block-profile`.
+struct SectionsCheck {
+  size_t Kept = 0;
+  size_t NotInLink = 0;
+  size_t Refused = 0;
+};
+
+/// What the planner of `--kiln-block-profile` made of the profile.
+struct PlannedBlockProfile {
+  std::string Sections; ///< The planned sections profile ("" if unusable).
+  std::string Order;    ///< The clusters' symbol order.
+  std::string Path;     ///< The block profile.
+  size_t Ran = 0;       ///< Functions some scenario ran.
+  size_t Skipped = 0;   ///< Left out by the planner (SkipReason).
+  size_t Whole = 0;     ///< Placed whole by a name others share.
+};
+} // namespace
+
 /// The sections profile's part this link can use, or "" when there is none
-/// (each reason already said on \p Diag).
+/// (each reason already said on \p Diag). \p Check, if given, gets the
+/// counts: the profile was planned from `--kiln-block-profile=`'s, which
+/// the diagnostics name instead of the planned file, and the summary says
+/// how many functions the link does not define.
 static Expected<std::string>
 checkSectionsProfile(const KilnLinkOptions &Options,
-                     ArrayRef<std::string> LinkerArgs, raw_ostream &Diag) {
+                     ArrayRef<std::string> LinkerArgs, raw_ostream &Diag,
+                     SectionsCheck *Check = nullptr) {
   StringRef Path = Options.BlockSections;
   auto Unusable = [&](const Twine &Why) -> Expected<std::string> {
     if (Options.Strict)
@@ -75,19 +119,26 @@ checkSectionsProfile(const KilnLinkOptions &Options,
 
   FilteredBlockSections Filtered =
       filterBlockSections(*Profile, Bitcode->Names);
-  for (const BlockSectionsFunction &F : Filtered.Refused)
-    WithColor::warning(Diag, ToolName)
-        << Path << ":" << F.Line << ": function '"
-        << (F.Names.empty() ? "" : F.Names.front()) << "': " << F.Refusal
-        << "; it keeps Kiln's function-level layout\n";
-  if (Filtered.NotInLink)
+  if (Check)
+    *Check = {Filtered.Kept.size(), Filtered.NotInLink,
+              Filtered.Refused.size()};
+  // The planned file's lines mean nothing to the user.
+  StringRef Shown = Check ? StringRef(Options.BlockProfile) : Path;
+  for (const BlockSectionsFunction &F : Filtered.Refused) {
+    WithColor::warning(Diag, ToolName) << Shown;
+    if (!Check)
+      Diag << ":" << F.Line;
+    Diag << ": function '" << (F.Names.empty() ? "" : F.Names.front())
+         << "': " << F.Refusal << "; it keeps Kiln's function-level layout\n";
+  }
+  if (Filtered.NotInLink && !Check)
     WithColor::warning(Diag, ToolName)
         << Path << ": " << Filtered.NotInLink << " of "
         << Profile->Functions.size()
         << " function(s) are not in the link's bitcode; dropped\n";
   if (Filtered.Kept.empty()) {
     WithColor::warning(Diag, ToolName)
-        << Path << ": no function of the profile can be laid out; linking "
+        << Shown << ": no function of the profile can be laid out; linking "
         << "without the block sections profile\n";
     return "";
   }
@@ -105,17 +156,16 @@ checkSectionsProfile(const KilnLinkOptions &Options,
 /// the sections profile and the clusters' order into \p Scratch.
 /// \returns their paths, or empty paths when the profile is unusable (a
 /// warning on \p Diag; `--kiln-strict`: an error).
-static Expected<std::pair<std::string, std::string>>
+static Expected<PlannedBlockProfile>
 planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
                  raw_ostream &Diag) {
   StringRef Path = Options.BlockProfile;
-  auto Unusable =
-      [&](const Twine &Why) -> Expected<std::pair<std::string, std::string>> {
+  auto Unusable = [&](const Twine &Why) -> Expected<PlannedBlockProfile> {
     if (Options.Strict)
       return blockLayoutError(Why);
     WithColor::warning(Diag, ToolName)
         << Why << "; linking without block layout\n";
-    return std::pair<std::string, std::string>();
+    return PlannedBlockProfile();
   };
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       getInputFile(Path, /*IsText=*/true);
@@ -153,7 +203,32 @@ planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
     Diag << ToolName << ": note: block layout: " << Layout.Functions.size()
          << " function(s) in " << Layout.Clusters.size()
          << " cluster(s) planned from " << Path << '\n';
-  return std::make_pair(Sections, Order);
+  PlannedBlockProfile Planned;
+  Planned.Sections = Sections;
+  Planned.Order = Order;
+  Planned.Path = Path.str();
+  Planned.Ran = Profile->Functions.size() - Layout.NumNotRun;
+  Planned.Skipped = Layout.Skipped.size();
+  Planned.Whole = Layout.NumSharedNames;
+  return Planned;
+}
+
+/// Says on \p Diag what of \p Planned's functions that ran got no block
+/// layout, if any: the counts of kiln block-layout's summary and of the
+/// sections check, in one line.
+static void summarizeBlockProfile(const PlannedBlockProfile &Planned,
+                                  const SectionsCheck &Check,
+                                  raw_ostream &Diag) {
+  size_t LeftOut = Check.NotInLink + Check.Refused + Planned.Skipped;
+  if (!LeftOut)
+    return;
+  WithColor::warning(Diag, ToolName)
+      << Planned.Path << ": block layout for " << Check.Kept << " of "
+      << Planned.Ran << " function(s) that ran; " << Planned.Whole
+      << " laid out whole, by a name other functions share; left out, with "
+         "function-level layout: "
+      << Check.NotInLink << " not in the link's bitcode, " << Check.Refused
+      << " refused, " << Planned.Skipped << " skipped by the planner\n";
 }
 
 Expected<std::string>
@@ -179,6 +254,13 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
         return isLldOption(Arg, "lto-basic-block-address-map");
       }))
     LinkerArgs.push_back("--lto-basic-block-address-map");
+  // With the blocks' hashes (LLVM's MachineBlockHashInfo), a profile of this
+  // binary can be matched to a later build's blocks (kiln block-layout
+  // --binary=). They change no code; LLVM refuses the option twice.
+  if (Options.BlockAddressMap && !hasMllvmOption(LinkerArgs, "emit-bb-hash")) {
+    LinkerArgs.push_back("-mllvm");
+    LinkerArgs.push_back("-emit-bb-hash");
+  }
   if (Options.BlockSections.empty() && Options.BlockProfile.empty())
     return "";
 
@@ -186,6 +268,7 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
   // with the planned profile, linking in the clusters' order.
   KilnLinkOptions Effective = Options;
   std::string PlannedOrder;
+  std::optional<PlannedBlockProfile> Plan;
   if (!Options.BlockProfile.empty()) {
     if (!Options.BlockSections.empty())
       return blockLayoutError("--kiln-block-profile and "
@@ -200,14 +283,15 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
       if (isLldOption(Arg, "symbol-ordering-file"))
         return blockLayoutError(Arg + " and --kiln-block-profile both order "
                                       "the link; drop one of them");
-    Expected<std::pair<std::string, std::string>> Planned =
+    Expected<PlannedBlockProfile> Planned =
         planBlockProfile(Options, Scratch, Diag);
     if (!Planned)
       return Planned.takeError();
-    if (Planned->first.empty())
+    if (Planned->Sections.empty())
       return "";
-    Effective.BlockSections = Planned->first;
-    PlannedOrder = Planned->second;
+    Effective.BlockSections = Planned->Sections;
+    PlannedOrder = Planned->Order;
+    Plan = std::move(*Planned);
   }
 
   for (StringRef Arg : LinkerArgs)
@@ -215,8 +299,11 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
       return blockLayoutError(Arg + " and --kiln-block-sections both give LTO "
                                     "a basic-block sections profile; drop "
                                     "one of them");
-  Expected<std::string> Text =
-      checkSectionsProfile(Effective, LinkerArgs, Diag);
+  SectionsCheck Check;
+  Expected<std::string> Text = checkSectionsProfile(Effective, LinkerArgs, Diag,
+                                                    Plan ? &Check : nullptr);
+  if (Text && Plan)
+    summarizeBlockProfile(*Plan, Check, Diag);
   if (!Text || Text->empty())
     return Text;
   // The order names parts (`fn.__part.1`, `fn.cold`) that only exist when

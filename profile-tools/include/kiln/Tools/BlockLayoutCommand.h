@@ -8,10 +8,12 @@
 ///
 /// \file
 /// `kiln block-layout`: read a block profile (`.kbp`, from `kiln
-/// block-profile`), plan the block layout (kiln/Layout/BlockLayout.h), and
-/// write LLVM's basic-block-sections profile for the relink, the linker's
-/// symbol ordering file of the clusters, a summary on the diagnostics
-/// stream and, when asked, a JSON report.
+/// block-profile`), with `--binary=` re-map it onto the blocks of a later
+/// build (kiln/Layout/BlockProfileMatching.h), plan the block layout
+/// (kiln/Layout/BlockLayout.h), and write LLVM's basic-block-sections
+/// profile for the relink, the linker's symbol ordering file of the
+/// clusters, a summary on the diagnostics stream and, when asked, a JSON
+/// report.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #define KILN_TOOLS_BLOCKLAYOUTCOMMAND_H
 
 #include "kiln/Layout/BlockLayout.h"
+#include "kiln/Layout/BlockProfileMatching.h"
 
 #include "llvm/Support/Error.h"
 
@@ -36,6 +39,11 @@ struct BlockLayoutCommandOptions {
   /// The symbol ordering file; none if empty.
   std::string SymbolOrderingFile;
   std::string ReportPath; ///< JSON report, if non-empty.
+  /// The address-mapped binary of the build to lay out, when it is not the
+  /// profiled one; empty: the profiled build.
+  std::string Binary;
+  /// Which functions of a profile of another build are kept.
+  layout::BlockProfileMatchConfig Match;
   /// The planner's tunables (the page size is Layout.Composite.PageSize).
   layout::BlockLayoutConfig Layout;
   std::string CommandLine; ///< For the files' headers.

@@ -23,10 +23,12 @@
 ///
 /// Scenarios come before functions; a function's `block` lines come before
 /// its `edge` and `call` lines, and its first block is its entry. A callee
-/// must be a function of the file. `shared` marks a name other functions of
-/// the binary have too (BlockFunction::SharedName). Writing sorts nothing: it
-/// prints the profile as it is, so a verified profile prints the same bytes
-/// every time.
+/// must be a function of the file. A block's hash is the address map's
+/// (`-emit-bb-hash`), 0x0 when the map has none; it lets a profile be
+/// matched to a later build (kiln/Layout/BlockProfileMatching.h). `shared`
+/// marks a name other functions of the binary have too
+/// (BlockFunction::SharedName). Writing sorts nothing: it prints the profile
+/// as it is, so a verified profile prints the same bytes every time.
 ///
 //===----------------------------------------------------------------------===//
 

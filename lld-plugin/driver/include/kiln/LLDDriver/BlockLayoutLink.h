@@ -9,13 +9,15 @@
 /// \file
 /// What `--kiln-block-address-map` and `--kiln-block-sections=<v1 file>` add
 /// to an ELF link. The first links with LLVM's basic-block address map
-/// (`--lto-basic-block-address-map`), so that a profile of the final binary
-/// can be mapped back to the compiler's blocks. The second relinks with a
-/// basic-block sections profile: kiln-lld checks the file (BlockSections.h)
-/// against the functions of the link's bitcode (LinkBitcode.h), writes the
-/// usable part to `block-sections.txt` in its scratch directory and gives
-/// that to LTO (`--lto-basic-block-sections=`). The LTO backends re-run from
-/// the same bitcode, so the block ids are those of the address-mapped build.
+/// (`--lto-basic-block-address-map`) and the blocks' hashes in it (`-mllvm
+/// -emit-bb-hash`), so that a profile of the final binary can be mapped
+/// back to the compiler's blocks, and onto the blocks of a later build. The
+/// second relinks with a basic-block sections profile: kiln-lld checks the file
+/// (BlockSections.h) against the functions of the link's bitcode
+/// (LinkBitcode.h), writes the usable part to `block-sections.txt` in its
+/// scratch directory and gives that to LTO (`--lto-basic-block-sections=`). The
+/// LTO backends re-run from the same bitcode, so the block ids are those of the
+/// address-mapped build.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -59,7 +59,8 @@ struct KilnLinkOptions {
   /// `--kiln-save-temps`: keep the preliminary link's scratch directory.
   bool SaveTemps = false;
   /// `--kiln-block-address-map`: link with LLVM's basic-block address map
-  /// (ELF), to profile the final binary block by block.
+  /// (ELF), with the blocks' hashes, to profile the final binary block by
+  /// block and to match that profile to later builds.
   bool BlockAddressMap = false;
   /// `--kiln-block-sections=`: a v1 basic-block sections profile that LTO
   /// lays the named functions out by (BlockLayoutLink.h).
