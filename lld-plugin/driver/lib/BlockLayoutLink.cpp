@@ -236,13 +236,14 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
                               const KilnLinkOptions &Options,
                               std::vector<std::string> &LinkerArgs,
                               ScratchDirectory &Scratch, raw_ostream &Diag) {
-  if (!Options.BlockAddressMap && Options.BlockSections.empty() &&
+  const bool AddressMap = Options.BlockAddressMap || Options.BlockHashes;
+  if (!AddressMap && Options.BlockSections.empty() &&
       Options.BlockProfile.empty())
     return "";
-  StringRef Asked = !Options.BlockProfile.empty() ? "--kiln-block-profile"
-                    : !Options.BlockSections.empty()
-                        ? "--kiln-block-sections"
-                        : "--kiln-block-address-map";
+  StringRef Asked = !Options.BlockProfile.empty()    ? "--kiln-block-profile"
+                    : !Options.BlockSections.empty() ? "--kiln-block-sections"
+                    : Options.BlockHashes ? "--kiln-block-hashes"
+                                          : "--kiln-block-address-map";
   // LLVM 22 emits basic-block sections and the address map for ELF only;
   // COFF and Mach-O code generation have neither.
   if (Flavor != LinkerFlavor::ELF)
@@ -250,14 +251,18 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
                             ": basic-block sections and address "
                             "maps are ELF only in LLVM 22, not " +
                             getFlavorName(Flavor));
-  if (Options.BlockAddressMap && none_of(LinkerArgs, [](StringRef Arg) {
+  if (AddressMap && none_of(LinkerArgs, [](StringRef Arg) {
         return isLldOption(Arg, "lto-basic-block-address-map");
       }))
     LinkerArgs.push_back("--lto-basic-block-address-map");
   // With the blocks' hashes (LLVM's MachineBlockHashInfo), a profile of this
   // binary can be matched to a later build's blocks (kiln block-layout
-  // --binary=). They change no code; LLVM refuses the option twice.
-  if (Options.BlockAddressMap && !hasMllvmOption(LinkerArgs, "emit-bb-hash")) {
+  // --binary=). They change no code, but they are asked for apart from the
+  // map: LLVM 22 hashes a call's register mask with a per-process seed
+  // (stableHashValue in MachineStableHash.cpp), so two links of the same
+  // objects would differ in the map and the build ID, and so would the
+  // block profiles of them. LLVM refuses the option twice.
+  if (Options.BlockHashes && !hasMllvmOption(LinkerArgs, "emit-bb-hash")) {
     LinkerArgs.push_back("-mllvm");
     LinkerArgs.push_back("-emit-bb-hash");
   }

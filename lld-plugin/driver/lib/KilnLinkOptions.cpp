@@ -135,19 +135,21 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
             .Case("verbose", [&] { return Flag(K.Verbose); })
             .Case("save-temps", [&] { return Flag(K.SaveTemps); })
             .Case("block-address-map", [&] { return Flag(K.BlockAddressMap); })
+            .Case("block-hashes", [&] { return Flag(K.BlockHashes); })
             .Case("block-sections", [&] { return Text(K.BlockSections); })
             .Case("block-profile", [&] { return Text(K.BlockProfile); })
             .Default([&] {
-              return optionError(
-                  Arg, "unknown kiln-lld option (known: "
-                       "--kiln-profile=, --kiln-startup-profile=, "
-                       "--kiln-scenario=, --kiln-algorithm=, "
-                       "--kiln-page-size=, --kiln-order-out=, "
-                       "--kiln-report=, --kiln-preread-out=, "
-                       "--kiln-unordered-out=, --kiln-inline-plan=, "
-                       "--kiln-strict, --kiln-verbose, "
-                       "--kiln-save-temps, --kiln-block-address-map, "
-                       "--kiln-block-sections=, --kiln-block-profile=)");
+              return optionError(Arg,
+                                 "unknown kiln-lld option (known: "
+                                 "--kiln-profile=, --kiln-startup-profile=, "
+                                 "--kiln-scenario=, --kiln-algorithm=, "
+                                 "--kiln-page-size=, --kiln-order-out=, "
+                                 "--kiln-report=, --kiln-preread-out=, "
+                                 "--kiln-unordered-out=, --kiln-inline-plan=, "
+                                 "--kiln-strict, --kiln-verbose, "
+                                 "--kiln-save-temps, --kiln-block-address-map, "
+                                 "--kiln-block-hashes, --kiln-block-sections=, "
+                                 "--kiln-block-profile=)");
             })();
     if (E)
       return std::move(E);

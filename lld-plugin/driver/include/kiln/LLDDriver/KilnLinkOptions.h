@@ -59,9 +59,12 @@ struct KilnLinkOptions {
   /// `--kiln-save-temps`: keep the preliminary link's scratch directory.
   bool SaveTemps = false;
   /// `--kiln-block-address-map`: link with LLVM's basic-block address map
-  /// (ELF), with the blocks' hashes, to profile the final binary block by
-  /// block and to match that profile to later builds.
+  /// (ELF), to profile the final binary block by block.
   bool BlockAddressMap = false;
+  /// `--kiln-block-hashes`: the address map with the blocks' hashes, to
+  /// match that profile to later builds. Not implied by BlockAddressMap:
+  /// LLVM 22's hashes are not reproducible (BlockLayoutLink.cpp).
+  bool BlockHashes = false;
   /// `--kiln-block-sections=`: a v1 basic-block sections profile that LTO
   /// lays the named functions out by (BlockLayoutLink.h).
   std::string BlockSections;
