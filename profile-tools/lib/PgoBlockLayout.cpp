@@ -54,16 +54,18 @@ struct BlockProfiler {
 /// The files of one program's block layout, in its workspace directory.
 struct BlockLayoutFiles {
   std::string Dir;
-  std::string Mapped;       ///< The address-mapped final link.
+  /// The address-mapped final link, by the program's name: callgrind's
+  /// client sees it as argv[0], and a program may act on its name.
+  std::string Mapped;
   std::string Instrumented; ///< BOLT's instrumentation of it.
   std::string FdataStem;    ///< Where the instrumented binary writes.
   std::string Profile;      ///< blocks.kbp.
   std::string Relinked;     ///< The relink, before it replaces the program.
 
-  explicit BlockLayoutFiles(std::string Dir)
-      : Dir(Dir), Mapped(Dir + "/mapped"), Instrumented(Dir + "/instrumented"),
-        FdataStem(Dir + "/fdata/prof"), Profile(Dir + "/blocks.kbp"),
-        Relinked(Dir + "/relinked") {}
+  BlockLayoutFiles(std::string Dir, StringRef Program)
+      : Dir(Dir), Mapped(Dir + "/mapped/" + sys::path::filename(Program).str()),
+        Instrumented(Dir + "/instrumented"), FdataStem(Dir + "/fdata/prof"),
+        Profile(Dir + "/blocks.kbp"), Relinked(Dir + "/relinked") {}
 };
 } // namespace
 
@@ -305,12 +307,13 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     PgoBlockLayout Result;
     Result.Program = L.Target;
     BlockLayoutFiles Files(
-        WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)));
+        WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)), L.Target);
     auto Attempt = [&]() -> Error {
       if (!NoProfiler.empty())
         return skipped(NoProfiler);
       sys::fs::remove_directories(Files.Dir);
-      if (std::error_code EC = sys::fs::create_directories(Files.Dir))
+      if (std::error_code EC =
+              sys::fs::create_directories(sys::path::parent_path(Files.Mapped)))
         return skipped(Files.Dir +
                        ": cannot create the directory: " + EC.message());
       Out << "kiln: optimize: block layout of " << WS.display(L.Target)
