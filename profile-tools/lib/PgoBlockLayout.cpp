@@ -271,9 +271,9 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   if (Opts.Scenarios.empty())
     return skipped("no training run ran it (a replay runs the program "
                    "itself, not a script that starts it)");
-  // The reader's warnings about records it could not map (BOLT counts a
-  // return into the middle of a block as a branch there) go to the log:
-  // the flow profiled this very binary, so they do not ask the user to act.
+  // The reader's warnings about records it could not map go to the log:
+  // the flow profiled this very binary, so they do not ask the user to act
+  // (a program's statics that share a name, for instance).
   std::string Summary, Warnings;
   raw_string_ostream SummaryOS(Summary), WarningsOS(Warnings);
   Error E = runBlockProfile(Opts, SummaryOS, WarningsOS);

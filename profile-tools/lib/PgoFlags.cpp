@@ -378,6 +378,16 @@ std::vector<std::string> kiln::reportLinkFlags(const PgoPhaseFlags &Flags,
 PgoPhaseFlags kiln::withBlockAddressMap(const PgoPhaseFlags &Final,
                                         bool ForBolt) {
   PgoPhaseFlags F = Final;
+  if (ForBolt) {
+    // BOLT skips the functions that have split parts ("split function
+    // detected on input"): instrumented with their split, the hot functions
+    // would have no edges. Block IDs do not depend on the splitter, which
+    // only assigns sections after block placement.
+    F.TargetLink.clear();
+    for (const std::string &A : Final.TargetLink)
+      if (A != "-Wl,-mllvm,-kiln-split-functions")
+        F.TargetLink.push_back(A);
+  }
   F.TargetLink.push_back("-Wl,--kiln-block-address-map");
   // llvm-bolt -instrument rewrites the binary from its relocations.
   if (ForBolt)

@@ -158,8 +158,9 @@ TEST(PgoFlags, ContextSensitiveBuild) {
 
 TEST(PgoFlags, BlockLayoutLinks) {
   PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
-  // The profiled binary: the final link with the address map (and BOLT's
-  // relocations), its function order kept.
+  // The profiled binary: the final link with the address map, its function
+  // order kept; for BOLT with the relocations and without the split parts
+  // BOLT would not instrument.
   PgoPhaseFlags Mapped = withBlockAddressMap(Final, /*ForBolt=*/true);
   EXPECT_EQ(Mapped.Compile, Final.Compile);
   EXPECT_EQ(Mapped.Link, Final.Link);
@@ -168,10 +169,14 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
-                          "-Wl,-mllvm,-kiln-split-functions",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
   EXPECT_THAT(withBlockAddressMap(Final, /*ForBolt=*/false).TargetLink,
-              Not(Contains("-Wl,--emit-relocs")));
+              ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                          "-Wl,--kiln-startup-profile=/ws/profiles/"
+                          "startup.profdata",
+                          "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,-mllvm,-kiln-split-functions",
+                          "-Wl,--kiln-block-address-map"));
   // The relink: the block profile instead of the function-level profiles,
   // which kiln-lld refuses beside it; strict, so that an unusable block
   // profile fails the link.

@@ -124,9 +124,11 @@ PgoPhaseFlags withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
                                                   const std::string &RawDir);
 
 /// \returns \p Final with the links of the profiled programs carrying the
-/// basic-block address map (`--kiln-block-address-map`), and the relocations
-/// BOLT's instrumentation needs if \p ForBolt: the binary block layout
-/// profiles. Kiln's function order stays (kiln-lld combines the two).
+/// basic-block address map (`--kiln-block-address-map`), and if \p ForBolt
+/// the relocations BOLT's instrumentation needs and no function splitting
+/// (BOLT does not instrument functions with split parts): the binary block
+/// layout profiles. Kiln's function order stays (kiln-lld combines the
+/// two).
 PgoPhaseFlags withBlockAddressMap(const PgoPhaseFlags &Final, bool ForBolt);
 
 /// \returns \p Final with the links of the profiled programs laid out from
