@@ -20,11 +20,12 @@ and measures each optimized program as bench/run.py does (lib/pages.py):
 startup pages (distinct 4 KiB pages of functions the startup run executed)
 and their lower bound, steady-state pages, Ir of the steady run and of a
 held-out run no training executes (`mixed --input-seed 2`; callgrind),
-.text bytes; the programs' outputs must be identical. It also reports each
-build's CPU time (user + sys of every process the build waited for), so
-that the flow's own cost (the wrapper, the profile handling) shows against
-the same build without it: the instrument phases compile with the same
-flags.
+cachegrind's simulated I1 misses of those two runs, .text bytes; the
+programs' outputs must be identical. It also reports each build's CPU time
+(user + sys of every process the build waited for), so that the flow's own
+cost (the wrapper, the profile handling) shows against the same build
+without it: the instrument phases compile with the same flags; and the
+optimize phase's wall time.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
                             [--program sample|zstd|expat-autotools|expat-cmake]
@@ -53,7 +54,8 @@ outputs), so each transform can be judged alone and together on the held-out
 run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
 (neither), `no-order`, and `+inline`, `+section-placement`, `+strtab` (the
 default plus a transform optimize leaves off, added to the link as a user
-would: -Wl,-mllvm,-kiln-...).
+would: -Wl,-mllvm,-kiln-...), and `+block-bolt`, `+block-callgrind` (the
+default with `--block-layout=bolt` / `=callgrind`).
 
 --stale-revision N (sample only) measures a stale profile: the flow trains on
 revision 0 of the sample (generate.py --revision; with --stale-diverges, a
@@ -81,6 +83,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lib import pages, programs  # noqa: E402
+from lib.measure import CACHEGRIND_CACHE, read_cachegrind  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -100,6 +103,8 @@ VARIANTS = {
     "+inline": ([], "-fpass-plugin={plugin} -mllvm -kiln-inline", "-Wl,-mllvm,-kiln-inline"),
     "+section-placement": ([], "", "-Wl,-mllvm,-kiln-section-placement"),
     "+strtab": ([], "", "-Wl,-mllvm,-kiln-strtab"),
+    "+block-bolt": (["--block-layout=bolt"], "", ""),
+    "+block-callgrind": (["--block-layout=callgrind"], "", ""),
 }
 
 
@@ -362,6 +367,21 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
                          stage, logs / ("callgrind-%s.log" % mode))
         if prog.output(proc, stage) != outputs[mode]:
             raise Step("[%s] output under valgrind differs from the native run" % name)
+    # Simulated I1 misses (the caches of bench/run.py) of the steady and
+    # held-out runs.
+    i1 = {}
+    for mode in ("steady", "heldout"):
+        prog.clear_output(stage)
+        out = logs / ("cachegrind.%s.out" % mode)
+        proc, _, _ = run([tools["valgrind"], "--tool=cachegrind", "--cache-sim=yes"]
+                         + CACHEGRIND_CACHE + ["--cachegrind-out-file=%s" % out,
+                                               "./" + prog.exe] + prog.measured[mode],
+                         stage, logs / ("cachegrind-%s.log" % mode))
+        if prog.output(proc, stage) != outputs[mode]:
+            raise Step("[%s] output under cachegrind differs from the native run" % name)
+        i1[mode] = read_cachegrind(out).get("I1mr")
+        if i1[mode] is None:
+            raise Step("[%s] no I1mr total in %s" % (name, out))
     info = pages.read_binary(str(staged), tools["readelf"], tools["objdump"])
     startup = pages.startup_pages(pages.read_callgrind(str(logs / "callgrind.startup.out")),
                                   str(staged), info)
@@ -377,7 +397,8 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
                 str(logs / "callgrind.heldout.out")).total("Ir"),
             "startup_pages": startup.pages,
             "startup_lower_bound": startup.lower_bound, "steady_pages": steady.pages,
-            "steady_lower_bound": steady.lower_bound, "text_bytes": text}
+            "steady_lower_bound": steady.lower_bound, "text_bytes": text,
+            "i1_steady": i1["steady"], "i1_heldout": i1["heldout"]}
 
 
 def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:
@@ -511,17 +532,20 @@ def overhead(prog: Program, work: Path, args, tools: dict) -> list[float]:
 
 def table(results: dict, ref_name: str) -> str:
     ref = results[ref_name]
-    rows = ["| build | Ir steady | vs stock | Ir held-out | vs stock | .text bytes "
-            "| startup pages | lower bound | steady pages | bound "
-            "| instrument build CPU s | optimize build CPU s |",
-            "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = ["| build | Ir steady | vs stock | Ir held-out | vs stock | I1 steady "
+            "| I1 held-out | .text bytes | startup pages | lower bound | steady pages "
+            "| bound | instrument build CPU s | optimize wall s | optimize build CPU s |",
+            "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, r in results.items():
-        rows.append("| %s | {:,} | %.4f | {:,} | %.4f | {:,} | %d | %d | %d | %d | %.1f "
-                    "| %.1f |".format(r["ir_steady"], r["ir_heldout"], r["text_bytes"]) % (
+        rows.append("| %s | {:,} | %.4f | {:,} | %.4f | {:,} | {:,} | {:,} | %d | %d | %d "
+                    "| %d | %.1f | %.1f | %.1f |".format(
+                        r["ir_steady"], r["ir_heldout"], r["i1_steady"], r["i1_heldout"],
+                        r["text_bytes"]) % (
             name, r["ir_steady"] / ref["ir_steady"],
             r["ir_heldout"] / ref["ir_heldout"], r["startup_pages"],
             r["startup_lower_bound"], r["steady_pages"], r["steady_lower_bound"],
-            r["times"].get("instrument_cpu_s", 0.0), r["times"]["optimize_cpu_s"]))
+            r["times"].get("instrument_cpu_s", 0.0), r["times"]["optimize_wall_s"],
+            r["times"]["optimize_cpu_s"]))
     return "\n".join(rows)
 
 

@@ -122,5 +122,34 @@ class XmlDocumentTest(unittest.TestCase):
             self.assertEqual(args[-3:-1], ["-d", "out"])
 
 
+class TableTest(unittest.TestCase):
+    @staticmethod
+    def result(ir, i1, wall):
+        return {"ir_steady": ir, "ir_heldout": 2 * ir, "i1_steady": i1,
+                "i1_heldout": 2 * i1, "text_bytes": 4096, "startup_pages": 3,
+                "startup_lower_bound": 2, "steady_pages": 5, "steady_lower_bound": 4,
+                "times": {"optimize_wall_s": wall, "optimize_cpu_s": wall / 2}}
+
+    def test_rows_have_the_i1_misses_and_the_optimize_wall_time(self):
+        rows = pgo_flow.table({"stock": self.result(1000, 50, 1.0),
+                               "kiln pgo +block-bolt": self.result(990, 40, 3.0)},
+                              "stock").splitlines()
+        header = [c.strip() for c in rows[0].strip("|").split("|")]
+        bolt = [c.strip() for c in rows[3].strip("|").split("|")]
+        self.assertEqual(len(header), len(bolt))
+        row = dict(zip(header, bolt))
+        self.assertEqual(row["Ir steady"], "990")
+        self.assertEqual(row["vs stock"], "0.9900")
+        self.assertEqual(row["I1 steady"], "40")
+        self.assertEqual(row["I1 held-out"], "80")
+        self.assertEqual(row["optimize wall s"], "3.0")
+        self.assertEqual(row["optimize build CPU s"], "1.5")
+
+    def test_block_layout_variants_add_only_the_switch(self):
+        self.assertEqual(pgo_flow.VARIANTS["+block-bolt"], (["--block-layout=bolt"], "", ""))
+        self.assertEqual(pgo_flow.VARIANTS["+block-callgrind"],
+                         (["--block-layout=callgrind"], "", ""))
+
+
 if __name__ == "__main__":
     unittest.main()

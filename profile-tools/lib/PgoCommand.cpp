@@ -38,7 +38,9 @@ static const char *const Usage =
     "       kiln pgo run --scenario=NAME [--keep-failed] [--workspace=DIR] "
     "-- <command>\n"
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
-    "[--no-strtab] [--workspace=DIR] -- <build command>\n"
+    "[--no-strtab]\n"
+    "                     [--block-layout=bolt|callgrind|off] "
+    "[--workspace=DIR] -- <build command>\n"
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
 
@@ -93,12 +95,35 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
                             : O.Transforms.ThinLTO) = false;
       continue;
     }
+    std::string BlockLayout;
+    if (IsOptimize && Value("--block-layout", BlockLayout)) {
+      if (BlockLayout != "bolt" && BlockLayout != "callgrind" &&
+          BlockLayout != "off")
+        return makeToolError("unknown profile source '" + BlockLayout +
+                                 "' (known: bolt, callgrind, off)",
+                             "--block-layout");
+      O.Transforms.BlockLayout =
+          BlockLayout == "bolt"        ? PgoBlockLayoutSource::Bolt
+          : BlockLayout == "callgrind" ? PgoBlockLayoutSource::Callgrind
+                                       : PgoBlockLayoutSource::Off;
+      // The last one given counts, as for the build's own options.
+      erase_if(O.Switches,
+               [](StringRef S) { return S.starts_with("--block-layout="); });
+      if (BlockLayout != "off")
+        O.Switches.push_back("--block-layout=" + BlockLayout);
+      continue;
+    }
     return makeToolError("unknown option '" + A + "' for 'kiln pgo " +
                              O.Subcommand + "'",
                          "pgo " + O.Subcommand, "run 'kiln pgo --help'");
   }
   if (O.Workspace.empty())
     return makeToolError("needs a directory", "--workspace");
+  if (O.Transforms.BlockLayout != PgoBlockLayoutSource::Off &&
+      !O.Transforms.ThinLTO)
+    return makeToolError("block layout needs ThinLTO: the relink lays out "
+                         "blocks in LTO code generation",
+                         "--block-layout", "drop --no-lto or --block-layout");
   if (O.Subcommand == "status") {
     if (O.HasCommand)
       return makeToolError("takes no command", "pgo status");

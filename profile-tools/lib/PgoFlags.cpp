@@ -374,3 +374,36 @@ std::vector<std::string> kiln::reportLinkFlags(const PgoPhaseFlags &Flags,
   return {"-Wl,--kiln-report=" + Stem + ".json",
           "-Wl,--kiln-unordered-out=" + Stem + ".unordered"};
 }
+
+PgoPhaseFlags kiln::withBlockAddressMap(const PgoPhaseFlags &Final,
+                                        bool ForBolt) {
+  PgoPhaseFlags F = Final;
+  if (ForBolt) {
+    // BOLT skips the functions that have split parts ("split function
+    // detected on input"): instrumented with their split, the hot functions
+    // would have no edges. Block IDs do not depend on the splitter, which
+    // only assigns sections after block placement.
+    F.TargetLink.clear();
+    for (const std::string &A : Final.TargetLink)
+      if (A != "-Wl,-mllvm,-kiln-split-functions")
+        F.TargetLink.push_back(A);
+  }
+  F.TargetLink.push_back("-Wl,--kiln-block-address-map");
+  // llvm-bolt -instrument rewrites the binary from its relocations.
+  if (ForBolt)
+    F.TargetLink.push_back("-Wl,--emit-relocs");
+  return F;
+}
+
+PgoPhaseFlags kiln::withBlockLayout(const PgoPhaseFlags &Final,
+                                    const std::string &BlockProfile) {
+  PgoPhaseFlags F = Final;
+  F.TargetLink.clear();
+  for (const std::string &A : Final.TargetLink)
+    if (!startsWith(A, "-Wl,--kiln-profile=") &&
+        !startsWith(A, "-Wl,--kiln-startup-profile="))
+      F.TargetLink.push_back(A);
+  F.TargetLink.push_back("-Wl,--kiln-block-profile=" + BlockProfile);
+  F.TargetLink.push_back("-Wl,--kiln-strict");
+  return F;
+}

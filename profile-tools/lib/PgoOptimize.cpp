@@ -36,16 +36,8 @@ namespace kiln::pgo {
 // kiln pgo optimize
 //===----------------------------------------------------------------------===//
 
-/// A link of a profiled program as the wrapper recorded it.
-namespace {
-struct RecordedLink {
-  std::string Target, Cwd, Compiler;
-  std::vector<std::string> Args;
-};
-} // namespace
-
-static std::vector<RecordedLink>
-readRecordedLinks(StringRef RelinkDir, ArrayRef<std::string> Targets) {
+std::vector<RecordedLink> readRecordedLinks(StringRef RelinkDir,
+                                            ArrayRef<std::string> Targets) {
   std::vector<RecordedLink> Links;
   for (size_t I = 0; I < Targets.size(); ++I) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
@@ -58,6 +50,7 @@ readRecordedLinks(StringRef RelinkDir, ArrayRef<std::string> Targets) {
       continue;
     RecordedLink L;
     L.Target = Targets[I];
+    L.Index = I;
     L.Cwd = Lines[0].str();
     L.Compiler = Lines[1].str();
     // The file ends with a newline: the last piece is empty.
@@ -66,6 +59,82 @@ readRecordedLinks(StringRef RelinkDir, ArrayRef<std::string> Targets) {
     Links.push_back(std::move(L));
   }
   return Links;
+}
+
+std::vector<std::string> composeRelinkCommand(const RecordedLink &L,
+                                              const PgoPhaseFlags &Flags,
+                                              const PgoWrapperConfig &Final) {
+  std::vector<std::string> Sources;
+  for (const std::string &Src : classifyCompilerArgs(L.Args).Sources)
+    Sources.push_back(makeAbsoluteLexically(Src, L.Cwd));
+  return composeCompilerCommand(L.Compiler, L.Args, Flags, /*IsTarget=*/true,
+                                Final.areProfiled(Sources));
+}
+
+std::vector<ProgramCopy> findProgramCopies(const PgoManifest &M,
+                                           ArrayRef<RecordedLink> Links,
+                                           ArrayRef<std::string> Targets) {
+  std::vector<ProgramCopy> Copies;
+  StringMap<std::string> TargetByHash;
+  for (const RecordedLink &L : Links)
+    if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
+      TargetByHash[S->Hash] = L.Target;
+    else
+      consumeError(S.takeError());
+  for (const PgoRun &R : M.Runs) {
+    if (!R.Program || R.Generation != M.Generation ||
+        is_contained(Targets, R.Program->Path) ||
+        any_of(Copies,
+               [&](const ProgramCopy &C) { return C.Copy == R.Program->Path; }))
+      continue;
+    Expected<PgoFileStamp> S = stampFile(R.Program->Path, /*WithHash=*/true);
+    if (!S) {
+      consumeError(S.takeError());
+      continue;
+    }
+    auto It = TargetByHash.find(S->Hash);
+    if (It != TargetByHash.end())
+      Copies.push_back({R.Program->Path, It->second});
+  }
+  return Copies;
+}
+
+Error replaceFileAtomically(StringRef From, StringRef To, StringRef Step) {
+  std::string Temp = (To + ".kiln-tmp").str();
+  if (std::error_code EC = sys::fs::copy_file(From, Temp))
+    return makeToolError(Step + ": cannot copy " + From + ": " + EC.message(),
+                         Temp);
+  if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(From))
+    sys::fs::setPermissions(Temp, *Perms);
+  if (std::error_code EC = sys::fs::rename(Temp, To)) {
+    sys::fs::remove(Temp);
+    return makeToolError(Step + ": cannot replace the file: " + EC.message(),
+                         To);
+  }
+  return Error::success();
+}
+
+Error refreshProgramCopies(ArrayRef<ProgramCopy> Copies, const Workspace &WS,
+                           raw_ostream &Out) {
+  for (const ProgramCopy &C : Copies) {
+    Out << "kiln: optimize: " << WS.display(C.Copy)
+        << " is the build's copy of " << WS.display(C.Target)
+        << ": copying the final link over it\n";
+    if (Error E = replaceFileAtomically(C.Target, C.Copy, "optimize"))
+      return E;
+  }
+  return Error::success();
+}
+
+void restampProgram(PgoBuild &B, StringRef Program) {
+  for (PgoFileStamp &Prog : B.Programs) {
+    if (Prog.Path != Program)
+      continue;
+    if (Expected<PgoFileStamp> S = stampFile(Program, /*WithHash=*/true))
+      Prog = std::move(*S);
+    else
+      consumeError(S.takeError());
+  }
 }
 
 /// Why the context-sensitive relink cannot take place.
@@ -159,47 +228,20 @@ static Error replayForContextSensitiveProfiles(
 }
 
 /// The context-sensitive relink after the optimize build: replay, merge,
-/// link each profiled program again. If the replay fails, the programs are
-/// linked with the training profiles instead, with a warning.
+/// link each profiled program of \p Links again, and \p Copies of them.
+/// If the replay fails, the programs are linked with the training profiles
+/// instead, with a warning. \returns the flags of the final links in
+/// \p FinalFlags.
 static Error contextSensitiveRelink(
     const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
     const PgoToolPaths &Tools, const PgoProfiles &Training,
-    const PgoTransforms &Transforms, ArrayRef<std::string> Targets,
-    const PgoWrapperConfig &Final, StringRef RelinkDir, PgoBuild &B,
-    raw_ostream &Out, raw_ostream &Err) {
+    const PgoTransforms &Transforms, ArrayRef<RecordedLink> Links,
+    ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final, PgoBuild &B,
+    PgoPhaseFlags &FinalFlags, raw_ostream &Out, raw_ostream &Err) {
   std::string LinkRecordDir = WS.path(PgoLinkRecordDir);
-  std::vector<RecordedLink> Links = readRecordedLinks(RelinkDir, Targets);
   if (Links.empty()) {
     B.ContextSensitive = "no profiled program was linked";
     return Error::success();
-  }
-  // A build may copy a program it linked (zstd's Makefile links
-  // obj/<hash>/zstd and copies it to zstd): a program a training run ran
-  // whose bytes are a linked program's is such a copy, and gets the final
-  // link's bytes too.
-  std::vector<std::pair<std::string, std::string>> Copies; // (copy, target)
-  {
-    StringMap<std::string> TargetByHash;
-    for (const RecordedLink &L : Links)
-      if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
-        TargetByHash[S->Hash] = L.Target;
-      else
-        consumeError(S.takeError());
-    for (const PgoRun &R : M.Runs) {
-      if (!R.Program || R.Generation != M.Generation ||
-          is_contained(Targets, R.Program->Path) ||
-          any_of(Copies,
-                 [&](const auto &C) { return C.first == R.Program->Path; }))
-        continue;
-      Expected<PgoFileStamp> S = stampFile(R.Program->Path, /*WithHash=*/true);
-      if (!S) {
-        consumeError(S.takeError());
-        continue;
-      }
-      auto It = TargetByHash.find(S->Hash);
-      if (It != TargetByHash.end())
-        Copies.emplace_back(R.Program->Path, It->second);
-    }
   }
   PgoProfiles CS = Training;
   std::string Failure;
@@ -212,15 +254,8 @@ static Error contextSensitiveRelink(
         << "; linking with the training profiles instead\n";
   PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Use, Transforms);
   for (const RecordedLink &L : Links) {
-    std::vector<std::string> Sources;
-    for (const std::string &Src : classifyCompilerArgs(L.Args).Sources)
-      Sources.push_back(makeAbsoluteLexically(Src, L.Cwd));
-    std::vector<std::string> Cmd =
-        composeCompilerCommand(L.Compiler, L.Args, Flags, /*IsTarget=*/true,
-                               Final.areProfiled(Sources));
-    append_range(Cmd,
-                 reportLinkFlags(Flags, LinkRecordDir,
-                                 find(Targets, L.Target) - Targets.begin()));
+    std::vector<std::string> Cmd = composeRelinkCommand(L, Flags, Final);
+    append_range(Cmd, reportLinkFlags(Flags, LinkRecordDir, L.Index));
     ProcessSetup Setup;
     Setup.Cwd = L.Cwd;
     Setup.Stdout = Setup.Stderr =
@@ -234,30 +269,13 @@ static Error contextSensitiveRelink(
                                Twine(P->ExitStatus) + " (its output is in " +
                                Setup.Stdout + ")",
                            WS.display(L.Target));
-    for (PgoFileStamp &Prog : B.Programs) {
-      if (Prog.Path != L.Target)
-        continue;
-      if (Expected<PgoFileStamp> S = stampFile(L.Target, /*WithHash=*/true))
-        Prog = std::move(*S);
-      else
-        consumeError(S.takeError());
-    }
+    restampProgram(B, L.Target);
   }
-  for (const auto &[Copy, Target] : Copies) {
-    Out << "kiln: optimize: " << WS.display(Copy) << " is the build's copy of "
-        << WS.display(Target) << ": copying the final link over it\n";
-    std::string Temp = Copy + ".kiln-tmp";
-    if (std::error_code EC = sys::fs::copy_file(Target, Temp))
-      return makeToolError(
-          "optimize: cannot copy the final link: " + EC.message(), Temp);
-    if (ErrorOr<sys::fs::perms> Perms = sys::fs::getPermissions(Target))
-      sys::fs::setPermissions(Temp, *Perms);
-    if (std::error_code EC = sys::fs::rename(Temp, Copy))
-      return makeToolError("optimize: cannot replace the copy: " + EC.message(),
-                           Copy);
-  }
+  if (Error E = refreshProgramCopies(Copies, WS, Out))
+    return E;
   B.Flags = flagsForStatus(Flags);
   B.ContextSensitive = Failure.empty() ? "done" : Failure;
+  FinalFlags = std::move(Flags);
   return Error::success();
 }
 
@@ -350,9 +368,12 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   // runs are replayed on them, and they are linked again with the order
   // from those profiles.
   bool CS = Opts.Transforms.usesContextSensitiveRelink() && !Targets.empty();
+  // Block layout relinks the final programs from their recorded links too.
+  bool BlockLayout = Opts.Transforms.usesBlockLayout() && !Targets.empty();
   std::string RelinkDir = WS.path("optimize/relink");
   sys::fs::remove_directories(RelinkDir);
-  if (CS)
+  sys::fs::remove_directories(WS.path(PgoBlockLayoutDir));
+  if (CS || BlockLayout)
     if (Error E = makeDirectory(RelinkDir, "optimize"))
       return E;
   // What the target links record for `kiln report`; a record of an earlier
@@ -368,9 +389,10 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   M->Phase = "optimize-failed";
   if (Error E = saveManifest(WS, *M, "optimize"))
     return E;
-  Expected<PgoBuild> B = runPhaseBuild(
-      WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
-      CS ? StringRef(RelinkDir) : StringRef(), LinkRecordDir, Out);
+  Expected<PgoBuild> B =
+      runPhaseBuild(WS, Env, "optimize", Opts, BuildFlags, Targets, Sources,
+                    CS || BlockLayout ? StringRef(RelinkDir) : StringRef(),
+                    LinkRecordDir, Out);
   if (!B)
     return B.takeError();
   B->Generation = M->Generation;
@@ -380,13 +402,29 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       return E;
     return buildFailure("optimize", *B, *M, WS);
   }
+  PgoWrapperConfig Final;
+  Final.Flags = Flags;
+  Final.ProfiledSources = Sources;
+  std::vector<RecordedLink> Links;
+  if (CS || BlockLayout)
+    Links = readRecordedLinks(RelinkDir, Targets);
   if (CS) {
-    PgoWrapperConfig Final;
-    Final.Flags = Flags;
-    Final.ProfiledSources = Sources;
+    // A build may copy a program it linked (zstd's Makefile links
+    // obj/<hash>/zstd and copies it to zstd): a program a training run ran
+    // whose bytes are a linked program's is such a copy, and gets the final
+    // link's bytes too.
+    std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
     if (Error E = contextSensitiveRelink(WS, Env, *M, Tools, Profiles,
-                                         Opts.Transforms, Targets, Final,
-                                         RelinkDir, *B, Out, Err))
+                                         Opts.Transforms, Links, Copies, Final,
+                                         *B, Final.Flags, Out, Err))
+      return E;
+    M->Optimize = *B;
+  }
+  if (BlockLayout) {
+    // After the final links, whose bytes the copies now have.
+    std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
+    if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms.BlockLayout,
+                                    Links, Copies, Final, *B, Out, Err))
       return E;
     M->Optimize = *B;
   }
@@ -410,6 +448,16 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                 : "order from the training profiles");
   if (!Opts.Transforms.StringTables)
     Out << ", no string tables";
+  if (BlockLayout) {
+    size_t Done = count_if(B->BlockLayouts, [](const PgoBlockLayout &L) {
+      return L.Outcome == "done";
+    });
+    Out << ", block layout from "
+        << (Opts.Transforms.BlockLayout == PgoBlockLayoutSource::Bolt
+                ? "BOLT's instrumentation"
+                : "callgrind's trace")
+        << " (" << Done << " of " << B->BlockLayouts.size() << " program(s))";
+  }
   Out << '\n';
   // The report reads what the build recorded; the build succeeded whether
   // or not it can be written.

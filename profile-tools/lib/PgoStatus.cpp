@@ -111,6 +111,15 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
     else if (!B->ContextSensitive.empty())
       Out << "  context-sensitive relink: not used (" << B->ContextSensitive
           << ")\n";
+    for (const PgoBlockLayout &L : B->BlockLayouts) {
+      Out << "  block layout (" << B->BlockLayoutSource
+          << "): " << WS.display(L.Program) << ": ";
+      if (L.Outcome == "done")
+        Out << L.Replays << " training run(s) replayed, relinked from "
+            << WS.display(L.Profile) << '\n';
+      else
+        Out << "not used (" << L.Outcome << ")\n";
+    }
     for (const std::string &F : B->Flags)
       Out << "  " << F << '\n';
     for (const PgoFileStamp &P : B->Programs)

@@ -240,8 +240,11 @@ runProcess(ArrayRef<std::string> Command,
     posix_spawn_file_actions_addopen(&Actions, 2, Setup.Stderr.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t Pid;
-  int SpawnError =
-      posix_spawnp(&Pid, Argv[0], &Actions, &Attr, Argv.data(), Envp.data());
+  int SpawnError = Setup.Executable.empty()
+                       ? posix_spawnp(&Pid, Argv[0], &Actions, &Attr,
+                                      Argv.data(), Envp.data())
+                       : posix_spawn(&Pid, Setup.Executable.c_str(), &Actions,
+                                     &Attr, Argv.data(), Envp.data());
   posix_spawn_file_actions_destroy(&Actions);
   posix_spawnattr_destroy(&Attr);
   std::optional<StdinCopier> Copier;
@@ -272,7 +275,7 @@ runProcess(ArrayRef<std::string> Command,
     return makeToolError(
         Step + ": cannot run: " +
             std::error_code(SpawnError, std::generic_category()).message(),
-        Command[0]);
+        Setup.Executable.empty() ? Command[0] : Setup.Executable);
   if (WIFSIGNALED(Status)) {
     R.Signaled = true;
     R.ExitStatus = 128 + WTERMSIG(Status);

@@ -12,8 +12,8 @@
 /// commands and LLVM's tools, the manifest, the build log the wrapper
 /// writes, and the one build step every phase runs through the wrappers.
 /// Each phase has its file: PgoInstrument.cpp, PgoRun.cpp, PgoOptimize.cpp
-/// (with the context-sensitive relink), PgoStatus.cpp; PgoCommand.cpp parses
-/// and dispatches.
+/// (with the context-sensitive relink; block layout is PgoBlockLayout.cpp),
+/// PgoStatus.cpp; PgoCommand.cpp parses and dispatches.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -113,6 +113,9 @@ struct ProcessSetup {
   /// through a pipe, and every byte it is given is also written to this
   /// file: a training run fed by a pipe can be replayed from the copy.
   std::string CopyStdinTo;
+  /// If not empty, the file that runs, with the command's own argv[0]: a
+  /// replay of a training run on another binary of the same program.
+  std::string Executable;
 };
 
 /// \returns "unchanged", "changed since" or "missing now": \p Then against
@@ -174,6 +177,58 @@ llvm::Error buildFailure(llvm::StringRef Phase, const PgoBuild &B,
                          const PgoManifest &M, const Workspace &WS);
 /// The merged profile of \p Scenario in the workspace.
 std::string scenarioProfile(const Workspace &WS, llvm::StringRef Scenario);
+
+/// A link of a profiled program as the wrapper recorded it.
+struct RecordedLink {
+  std::string Target; ///< The program (absolute).
+  size_t Index = 0;   ///< Its place among the profiled programs.
+  std::string Cwd, Compiler;
+  std::vector<std::string> Args;
+};
+
+/// \returns the links of \p Targets that the wrapper recorded in
+/// \p RelinkDir (programs the build did not link are left out).
+std::vector<RecordedLink>
+readRecordedLinks(llvm::StringRef RelinkDir,
+                  llvm::ArrayRef<std::string> Targets);
+/// \returns the command that links \p L again with \p Flags (the compile
+/// flags of its sources as \p Final has them).
+std::vector<std::string> composeRelinkCommand(const RecordedLink &L,
+                                              const PgoPhaseFlags &Flags,
+                                              const PgoWrapperConfig &Final);
+
+/// A program the build copied from one it linked.
+struct ProgramCopy {
+  std::string Copy, Target;
+};
+/// \returns the programs of training runs that are not profiled programs
+/// but have the bytes of one of \p Links' now: the build's copies.
+std::vector<ProgramCopy> findProgramCopies(const PgoManifest &M,
+                                           llvm::ArrayRef<RecordedLink> Links,
+                                           llvm::ArrayRef<std::string> Targets);
+/// Copies \p From (with its permissions) to a temporary next to \p To and
+/// renames it over \p To.
+llvm::Error replaceFileAtomically(llvm::StringRef From, llvm::StringRef To,
+                                  llvm::StringRef Step);
+/// Gives each copy its program's bytes again.
+llvm::Error refreshProgramCopies(llvm::ArrayRef<ProgramCopy> Copies,
+                                 const Workspace &WS, llvm::raw_ostream &Out);
+/// Records \p Program's stamp as it is now in \p B.Programs.
+void restampProgram(PgoBuild &B, llvm::StringRef Program);
+
+/// Block layout after the final links (PgoBlockLayout.cpp): for each of
+/// \p Links, the address-mapped link into the workspace, the training runs
+/// replayed on it under \p Source's profiler, the block profile, and the
+/// relink with it over the program (and its \p Copies). A program whose
+/// block layout fails keeps its function-level layout, with a warning on
+/// \p Err; what each got is in \p B.BlockLayouts. \returns an error only
+/// for what fails the optimize phase (the workspace cannot be written).
+llvm::Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
+                              const PgoManifest &M, PgoBlockLayoutSource Source,
+                              llvm::ArrayRef<RecordedLink> Links,
+                              llvm::ArrayRef<ProgramCopy> Copies,
+                              const PgoWrapperConfig &Final, PgoBuild &B,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 
 /// The phases.
 llvm::Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,

@@ -56,8 +56,17 @@ static json::Value toJSON(const PgoFileStamp &S) {
   return O;
 }
 
+static json::Value toJSON(const PgoBlockLayout &L) {
+  return json::Object{{"program", L.Program},
+                      {"outcome", L.Outcome},
+                      {"profile", L.Profile},
+                      {"replays", static_cast<int64_t>(L.Replays)}};
+}
+
 static json::Value toJSON(const PgoBuild &B) {
-  json::Array Programs, Sources;
+  json::Array Programs, Sources, BlockLayouts;
+  for (const PgoBlockLayout &L : B.BlockLayouts)
+    BlockLayouts.push_back(toJSON(L));
   for (const PgoFileStamp &S : B.Programs)
     Programs.push_back(toJSON(S));
   for (const PgoFileStamp &S : B.Sources)
@@ -75,7 +84,9 @@ static json::Value toJSON(const PgoBuild &B) {
                       {"options", B.Options},
                       {"flags", B.Flags},
                       {"context_sensitive", B.ContextSensitive},
-                      {"replays", static_cast<int64_t>(B.Replays)}};
+                      {"replays", static_cast<int64_t>(B.Replays)},
+                      {"block_layout_source", B.BlockLayoutSource},
+                      {"block_layouts", std::move(BlockLayouts)}};
 }
 
 static json::Value toJSON(const PgoRun &R) {
@@ -101,6 +112,13 @@ static bool fromJSON(const json::Value &V, PgoFileStamp &S, json::Path P) {
          O.mapOptional("mtime", S.MTime) && O.mapOptional("hash", S.Hash);
 }
 
+static bool fromJSON(const json::Value &V, PgoBlockLayout &L, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("program", L.Program) && O.map("outcome", L.Outcome) &&
+         O.mapOptional("profile", L.Profile) &&
+         O.mapOptional("replays", L.Replays);
+}
+
 static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("command", B.Command) && O.mapOptional("cwd", B.Cwd) &&
@@ -115,7 +133,9 @@ static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
          O.mapOptional("options", B.Options) &&
          O.mapOptional("flags", B.Flags) &&
          O.mapOptional("context_sensitive", B.ContextSensitive) &&
-         O.mapOptional("replays", B.Replays);
+         O.mapOptional("replays", B.Replays) &&
+         O.mapOptional("block_layout_source", B.BlockLayoutSource) &&
+         O.mapOptional("block_layouts", B.BlockLayouts);
 }
 
 static bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {

@@ -66,6 +66,9 @@ struct BuildFacts {
   std::string Switches;  ///< The optimize switches (`--no-split`, ...).
   std::string Phase;     ///< The manifest's phase.
   std::string CSRelink;  ///< PgoBuild::ContextSensitive.
+  /// Per program, what block layout did: "<program>: <source>: done" or
+  /// "<program>: <source>: <why not>"; empty when it was off.
+  std::vector<std::string> BlockLayouts;
 };
 } // namespace
 
@@ -290,6 +293,9 @@ static Error readWorkspace(const ReportOptions &Opts,
                        ? std::string("no switches")
                        : join(M->Optimize->Options, " ");
   Build.CSRelink = M->Optimize->ContextSensitive;
+  for (const PgoBlockLayout &L : M->Optimize->BlockLayouts)
+    Build.BlockLayouts.push_back(
+        L.Program + ": " + M->Optimize->BlockLayoutSource + ": " + L.Outcome);
   for (const std::string &S : M->usableScenarios()) {
     NamedScenario N;
     N.Name = S;
@@ -394,7 +400,8 @@ Expected<json::Value> kiln::gatherReport(const ReportOptions &Opts,
         json::Object{{"workspace", pgo::Workspace(Opts.Workspace).Root},
                      {"flags", Build.Flags},
                      {"switches", Build.Switches},
-                     {"context_sensitive_relink", Build.CSRelink}};
+                     {"context_sensitive_relink", Build.CSRelink},
+                     {"block_layout", Build.BlockLayouts}};
   return json::Value(std::move(Report));
 }
 

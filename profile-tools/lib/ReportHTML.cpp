@@ -387,6 +387,16 @@ void kiln::writeReportHTML(const json::Value &Report, raw_ostream &OS) {
     OS << "</code>; optimize switches: ";
     writeEscaped(OS, getString(*Build, "switches"));
     OS << ".</p>\n";
+    // Block layout relinks a program after the link this report reads:
+    // its figures are the function-level layout's.
+    if (const json::Array *Blocks = Build->getArray("block_layout"))
+      for (const json::Value &B : *Blocks)
+        if (std::optional<StringRef> Line = B.getAsString()) {
+          OS << "<p>Block layout (the figures below are of the function-level "
+                "link before it): <code>";
+          writeEscaped(OS, *Line);
+          OS << "</code>.</p>\n";
+        }
   }
   OS << "<p>Scenarios:";
   if (const json::Array *Scenarios = R.getArray("scenarios"))

@@ -156,6 +156,46 @@ TEST(PgoFlags, ContextSensitiveBuild) {
   EXPECT_FALSE(T.usesContextSensitiveRelink());
 }
 
+TEST(PgoFlags, BlockLayoutLinks) {
+  PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
+  // The profiled binary: the final link with the address map, its function
+  // order kept; for BOLT with the relocations and without the split parts
+  // BOLT would not instrument.
+  PgoPhaseFlags Mapped = withBlockAddressMap(Final, /*ForBolt=*/true);
+  EXPECT_EQ(Mapped.Compile, Final.Compile);
+  EXPECT_EQ(Mapped.Link, Final.Link);
+  EXPECT_THAT(Mapped.TargetLink,
+              ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                          "-Wl,--kiln-startup-profile=/ws/profiles/"
+                          "startup.profdata",
+                          "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
+  EXPECT_THAT(withBlockAddressMap(Final, /*ForBolt=*/false).TargetLink,
+              ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                          "-Wl,--kiln-startup-profile=/ws/profiles/"
+                          "startup.profdata",
+                          "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,-mllvm,-kiln-split-functions",
+                          "-Wl,--kiln-block-address-map"));
+  // The relink: the block profile instead of the function-level profiles,
+  // which kiln-lld refuses beside it; strict, so that an unusable block
+  // profile fails the link.
+  PgoPhaseFlags Blocks = withBlockLayout(Final, "/ws/b.kbp");
+  EXPECT_EQ(Blocks.Compile, Final.Compile);
+  EXPECT_THAT(Blocks.TargetLink,
+              ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                          "-Wl,-mllvm,-kiln-split-functions",
+                          "-Wl,--kiln-block-profile=/ws/b.kbp",
+                          "-Wl,--kiln-strict"));
+  // Only with ThinLTO, and off by default.
+  PgoTransforms T;
+  EXPECT_FALSE(T.usesBlockLayout());
+  T.BlockLayout = PgoBlockLayoutSource::Callgrind;
+  EXPECT_TRUE(T.usesBlockLayout());
+  T.ThinLTO = false;
+  EXPECT_FALSE(T.usesBlockLayout());
+}
+
 TEST(PgoFlags, ClassifiesCommands) {
   {
     CompilerInvocation I =

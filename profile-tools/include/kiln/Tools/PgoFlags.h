@@ -35,6 +35,14 @@ namespace kiln {
 /// weighted x64").
 inline constexpr unsigned PgoSplitProfileWeight = 64;
 
+/// Where block layout's profile of the final binary comes from
+/// (`--block-layout=`).
+enum class PgoBlockLayoutSource {
+  Off,       ///< No block layout (the default).
+  Bolt,      ///< BOLT's instrumentation (`llvm-bolt -instrument`).
+  Callgrind, ///< valgrind's exact trace (`--tool=callgrind`).
+};
+
 /// The transforms of the optimize phase; each can be switched off.
 struct PgoTransforms {
   bool ThinLTO = true; ///< `-flto=thin` (off: `--no-lto`).
@@ -47,10 +55,20 @@ struct PgoTransforms {
   /// kiln-strtab, which runs by default wherever Kiln's plugin is loaded
   /// (off: `--no-strtab`, which sets `-kiln-strtab=false` there).
   bool StringTables = true;
+  /// Block layout after the final links: each profiled program linked with
+  /// its basic-block address map, the training runs replayed on it under
+  /// \c BlockLayout's profiler, and the program relinked with the block
+  /// clusters (`--block-layout=bolt|callgrind`; off by default). Needs
+  /// ThinLTO: the relink lays out blocks in LTO code generation.
+  PgoBlockLayoutSource BlockLayout = PgoBlockLayoutSource::Off;
 
   /// \returns true if the context-sensitive relink takes place.
   bool usesContextSensitiveRelink() const {
     return ContextSensitive && ThinLTO && Order;
+  }
+  /// \returns true if block layout takes place.
+  bool usesBlockLayout() const {
+    return BlockLayout != PgoBlockLayoutSource::Off && ThinLTO;
   }
 };
 
@@ -104,6 +122,23 @@ PgoPhaseFlags computeOptimizeFlags(const PgoToolPaths &Tools,
 PgoPhaseFlags withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
                                                   const PgoPhaseFlags &Final,
                                                   const std::string &RawDir);
+
+/// \returns \p Final with the links of the profiled programs carrying the
+/// basic-block address map (`--kiln-block-address-map`), and if \p ForBolt
+/// the relocations BOLT's instrumentation needs and no function splitting
+/// (BOLT does not instrument functions with split parts): the binary block
+/// layout profiles. Kiln's function order stays (kiln-lld combines the
+/// two).
+PgoPhaseFlags withBlockAddressMap(const PgoPhaseFlags &Final, bool ForBolt);
+
+/// \returns \p Final with the links of the profiled programs laid out from
+/// the block profile \p BlockProfile (`--kiln-block-profile=`) instead of
+/// Kiln's function order, which kiln-lld refuses beside it (the block plan
+/// orders the clusters by the same composite order). The link is strict
+/// (`--kiln-strict`): an unusable block profile fails it instead of
+/// linking without block layout.
+PgoPhaseFlags withBlockLayout(const PgoPhaseFlags &Final,
+                              const std::string &BlockProfile);
 
 /// \returns the link options that make kiln-lld record, for `kiln report`,
 /// the link of the \p Target-th profiled program: its JSON report

@@ -23,6 +23,10 @@
 ///                         what the optimize link of the N-th profiled
 ///                         program recorded for `kiln report`: kiln-lld's
 ///                         report and the program linked without Kiln's order
+///   optimize/block-layout/<N>/
+///                         block layout of the N-th profiled program: its
+///                         address-mapped link, the profiles of the replayed
+///                         training runs, blocks.kbp, the relink's log
 ///   report/               `kiln report`'s report.html and report.json
 ///
 /// Every file is written to a temporary name and renamed into place, so no
@@ -51,6 +55,16 @@ struct PgoFileStamp {
   std::string Hash;  ///< xxh3-64 of the contents, 16 hex digits ("": none).
 };
 
+/// What block layout (`kiln pgo optimize --block-layout=`) did for one
+/// profiled program.
+struct PgoBlockLayout {
+  std::string Program; ///< Absolute.
+  /// "done", or why the program kept its function-level layout.
+  std::string Outcome;
+  std::string Profile;  ///< The block profile (`.kbp`), when one was written.
+  unsigned Replays = 0; ///< Training runs replayed on the profiled binary.
+};
+
 /// One `kiln pgo instrument` or `kiln pgo optimize` build.
 struct PgoBuild {
   std::vector<std::string> Command; ///< The user's build command.
@@ -69,6 +83,10 @@ struct PgoBuild {
   /// to the training profiles.
   std::string ContextSensitive;
   unsigned Replays = 0; ///< Training runs replayed for it.
+  /// The profile of the final binary block layout comes from: "bolt",
+  /// "callgrind", or "" when it was off.
+  std::string BlockLayoutSource;
+  std::vector<PgoBlockLayout> BlockLayouts; ///< Per profiled program.
 };
 
 /// One `kiln pgo run`.
@@ -96,6 +114,10 @@ struct PgoRun {
 /// Where the optimize links record, relative to the workspace (see the
 /// file comment).
 inline constexpr const char PgoLinkRecordDir[] = "optimize/link";
+
+/// Where block layout works, relative to the workspace (see the file
+/// comment).
+inline constexpr const char PgoBlockLayoutDir[] = "optimize/block-layout";
 
 /// The manifest.
 struct PgoManifest {

@@ -1,0 +1,359 @@
+//===- PgoBlockLayout.cpp - Block layout in kiln pgo optimize -------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `kiln pgo optimize --block-layout=bolt|callgrind`: after the final links,
+/// each profiled program is linked again from its recorded link with the
+/// basic-block address map into the workspace, the training runs are
+/// replayed on that binary (under BOLT's instrumentation or callgrind), the
+/// block profile is read from their profiles with `kiln block-profile`'s
+/// code, and the program is relinked by kiln-lld with
+/// `--kiln-block-profile=` in place of the function-level order. The
+/// program's output is replaced only once the relink succeeded: any failure
+/// leaves the function-level program, with one warning saying why.
+///
+//===----------------------------------------------------------------------===//
+
+#include "PgoSteps.h"
+
+#include "kiln/Tools/BlockProfileCommand.h"
+#include "kiln/Tools/PgoFlags.h"
+#include "kiln/Tools/PgoWorkspace.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace kiln;
+
+namespace kiln::pgo {
+
+/// Why one program keeps its function-level layout.
+static Error skipped(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
+namespace {
+/// The profiler the training runs are replayed under.
+struct BlockProfiler {
+  PgoBlockLayoutSource Source = PgoBlockLayoutSource::Off;
+  std::string Tool; ///< llvm-bolt or valgrind.
+};
+
+/// The files of one program's block layout, in its workspace directory.
+struct BlockLayoutFiles {
+  std::string Dir;
+  /// The address-mapped final link, by the program's name: callgrind's
+  /// client sees it as argv[0], and a program may act on its name.
+  std::string Mapped;
+  std::string Instrumented; ///< BOLT's instrumentation of it.
+  std::string FdataStem;    ///< Where the instrumented binary writes.
+  std::string Profile;      ///< blocks.kbp.
+  std::string Relinked;     ///< The relink, before it replaces the program.
+
+  BlockLayoutFiles(std::string Dir, StringRef Program)
+      : Dir(Dir), Mapped(Dir + "/mapped/" + sys::path::filename(Program).str()),
+        Instrumented(Dir + "/instrumented"), FdataStem(Dir + "/fdata/prof"),
+        Profile(Dir + "/blocks.kbp"), Relinked(Dir + "/relinked") {}
+};
+} // namespace
+
+static Expected<BlockProfiler> findProfiler(PgoBlockLayoutSource Source,
+                                            const PgoEnvironment &Env) {
+  BlockProfiler P;
+  P.Source = Source;
+  if (Source == PgoBlockLayoutSource::Bolt) {
+    P.Tool = Env.LLVMBinDir + "/llvm-bolt";
+    if (!sys::fs::can_execute(P.Tool))
+      return skipped("llvm-bolt is not in " + Env.LLVMBinDir +
+                     " (install LLVM 22's BOLT, or --block-layout=callgrind)");
+    return P;
+  }
+  ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
+  if (!Valgrind)
+    return skipped("valgrind is not on PATH (install valgrind, or "
+                   "--block-layout=bolt)");
+  P.Tool = *Valgrind;
+  return P;
+}
+
+/// \returns \p Args with the output (`-o <file>`, `-o<file>`) \p Output.
+static std::vector<std::string> withOutput(ArrayRef<std::string> Args,
+                                           StringRef Output) {
+  std::vector<std::string> Result;
+  bool Replaced = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (A == "-o" && I + 1 < Args.size()) {
+      Result.insert(Result.end(), {"-o", Output.str()});
+      Replaced = true;
+      ++I;
+      continue;
+    }
+    if (A.starts_with("-o") && A.size() > 2) {
+      Result.push_back(("-o" + Output).str());
+      Replaced = true;
+      continue;
+    }
+    Result.push_back(A.str());
+  }
+  // The compiler's a.out.
+  if (!Replaced)
+    Result.insert(Result.end(), {"-o", Output.str()});
+  return Result;
+}
+
+/// Links \p L again with \p Flags into \p Output, its output in \p Log.
+static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
+                      const PgoWrapperConfig &Final, StringRef Output,
+                      StringRef Log, StringRef What) {
+  RecordedLink Into = L;
+  Into.Args = withOutput(L.Args, Output);
+  ProcessSetup Setup;
+  Setup.Cwd = L.Cwd;
+  Setup.Stdout = Setup.Stderr = Log.str();
+  Expected<ProcessResult> P =
+      runProcess(composeRelinkCommand(Into, Flags, Final), {},
+                 "optimize: block layout", Setup);
+  if (!P)
+    return skipped(toString(P.takeError()));
+  if (P->ExitStatus != 0)
+    return skipped(What + " exited with status " + Twine(P->ExitStatus) +
+                   " (its output is in " + Log + ")");
+  return Error::success();
+}
+
+/// \returns true if \p R ran the program of \p L (or a copy the build made
+/// of it): a replay runs the profiled binary in its place.
+static bool runsProgram(const PgoRun &R, const RecordedLink &L,
+                        ArrayRef<ProgramCopy> Copies) {
+  if (!R.Program)
+    return false;
+  if (R.Program->Path == L.Target)
+    return true;
+  return any_of(Copies, [&](const ProgramCopy &C) {
+    return C.Copy == R.Program->Path && C.Target == L.Target;
+  });
+}
+
+/// Replays \p R on the profiled binary; \returns the profiles it wrote.
+static Expected<std::vector<std::string>>
+replayRun(const PgoRun &R, const BlockProfiler &Profiler,
+          const BlockLayoutFiles &Files, raw_ostream &Out) {
+  std::string RunDir =
+      Files.Dir + "/runs/" + R.Scenario + "/run-" + std::to_string(R.Id);
+  if (std::error_code EC = sys::fs::create_directories(RunDir))
+    return skipped(RunDir + ": cannot create the directory: " + EC.message());
+  ProcessSetup Setup;
+  Setup.Cwd = R.Cwd;
+  Setup.Stdin = R.Stdin.empty() ? "/dev/null" : R.Stdin;
+  Setup.Stdout = "/dev/null";
+  Setup.Stderr = RunDir + "/stderr.txt";
+  std::vector<std::string> Command;
+  std::string Trace = RunDir + "/callgrind.out";
+  if (Profiler.Source == PgoBlockLayoutSource::Bolt) {
+    // The instrumented binary runs with the training run's own argv[0].
+    Command = R.Command;
+    Setup.Executable = Files.Instrumented;
+  } else {
+    Command = {Profiler.Tool,
+               "--tool=callgrind",
+               "--dump-instr=yes",
+               "--collect-jumps=yes",
+               "--callgrind-out-file=" + Trace,
+               Files.Mapped};
+    Command.insert(Command.end(), R.Command.begin() + 1, R.Command.end());
+  }
+  std::string What = "run " + std::to_string(R.Id) + " of scenario '" +
+                     R.Scenario + "' (" + joinCommand(R.Command) + ")";
+  Expected<ProcessResult> P =
+      runProcess(Command, {}, "optimize: block layout replay", Setup);
+  if (!P)
+    return skipped("replaying " + What + ": " + toString(P.takeError()));
+  if (P->ExitStatus != R.ExitStatus)
+    return skipped("replaying " + What + " exited with status " +
+                   std::to_string(P->ExitStatus) + ", the training run with " +
+                   std::to_string(R.ExitStatus) + " (see " + Setup.Stderr +
+                   ")");
+  Out << "kiln: optimize: replayed " << What << " for block layout\n";
+  std::vector<std::string> Profiles;
+  if (Profiler.Source == PgoBlockLayoutSource::Callgrind) {
+    if (!sys::fs::exists(Trace))
+      return skipped("replaying " + What + " wrote no callgrind trace");
+    Profiles.push_back(Trace);
+    return Profiles;
+  }
+  // One .fdata per process of the run (`--instrumentation-file-append-pid`);
+  // each run's go into its own directory.
+  StringRef FdataDir = sys::path::parent_path(Files.FdataStem);
+  std::error_code EC;
+  std::vector<std::string> Written;
+  for (sys::fs::directory_iterator It(FdataDir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (StringRef(It->path()).ends_with(".fdata"))
+      Written.push_back(It->path());
+  llvm::sort(Written);
+  for (const std::string &F : Written) {
+    std::string To = RunDir + "/" + sys::path::filename(F).str();
+    if (std::error_code RenameEC = sys::fs::rename(F, To))
+      return skipped(F + ": cannot move the profile: " + RenameEC.message());
+    Profiles.push_back(To);
+  }
+  if (Profiles.empty())
+    return skipped("replaying " + What + " wrote no .fdata profile");
+  return Profiles;
+}
+
+/// The address-mapped link, its profiler, the replays and the block profile
+/// of \p L. \returns the number of runs replayed.
+static Expected<unsigned>
+writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
+                  const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
+                  ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
+                  raw_ostream &Out) {
+  bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
+  if (Files.Dir.find(',') != std::string::npos)
+    return skipped("the workspace's path holds a comma, which kiln "
+                   "block-profile's scenario lists cannot name");
+  if (Error E = linkInto(L, withBlockAddressMap(Final.Flags, Bolt), Final,
+                         Files.Mapped, Files.Dir + "/mapped-link.log",
+                         "the address-mapped link"))
+    return std::move(E);
+  if (Bolt) {
+    if (std::error_code EC = sys::fs::create_directories(
+            sys::path::parent_path(Files.FdataStem)))
+      return skipped(Files.FdataStem +
+                     ": cannot create the directory: " + EC.message());
+    if (Error E = runTool({Profiler.Tool, Files.Mapped, "-instrument", "-o",
+                           Files.Instrumented,
+                           "--instrumentation-file=" + Files.FdataStem,
+                           "--instrumentation-file-append-pid"},
+                          "optimize: block layout", Files.Mapped))
+      return skipped(toString(std::move(E)));
+  }
+
+  BlockProfileOptions Opts;
+  Opts.Binary = Files.Mapped;
+  Opts.Format =
+      Bolt ? BlockProfileFormat::Fdata : BlockProfileFormat::Callgrind;
+  Opts.Output = Files.Profile;
+  unsigned Replays = 0;
+  for (const std::string &S : M.usableScenarios()) {
+    std::vector<std::string> Profiles;
+    for (const PgoRun *R : M.usedRuns(S)) {
+      if (!runsProgram(*R, L, Copies))
+        continue;
+      Expected<std::vector<std::string>> Written =
+          replayRun(*R, Profiler, Files, Out);
+      if (!Written)
+        return Written.takeError();
+      ++Replays;
+      append_range(Profiles, *Written);
+    }
+    if (Profiles.empty())
+      continue;
+    // Every scenario weighs 1, as in the function-level profiles; the
+    // explicit weight keeps a path's colon from reading as one.
+    Opts.Scenarios.push_back((isStartupScenario(S) ? "startup:" : "steady:") +
+                             S + "=" + join(Profiles, ",") + ":1");
+  }
+  if (Opts.Scenarios.empty())
+    return skipped("no training run ran it (a replay runs the program "
+                   "itself, not a script that starts it)");
+  // The reader's warnings about records it could not map go to the log:
+  // the flow profiled this very binary, so they do not ask the user to act
+  // (a program's statics that share a name, for instance).
+  std::string Summary, Warnings;
+  raw_string_ostream SummaryOS(Summary), WarningsOS(Warnings);
+  Error E = runBlockProfile(Opts, SummaryOS, WarningsOS);
+  std::string Log = Files.Dir + "/block-profile.log";
+  if (Error WriteE = writeFileAtomically(Log, Warnings + Summary))
+    return skipped(toString(std::move(WriteE)));
+  if (E)
+    return skipped(toString(std::move(E)));
+  Out << Summary;
+  if (!Warnings.empty())
+    Out << "kiln: optimize: what the block profile's reader could not map is "
+           "in "
+        << Log << '\n';
+  return Replays;
+}
+
+Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
+                        const PgoManifest &M, PgoBlockLayoutSource Source,
+                        ArrayRef<RecordedLink> Links,
+                        ArrayRef<ProgramCopy> Copies,
+                        const PgoWrapperConfig &Final, PgoBuild &B,
+                        raw_ostream &Out, raw_ostream &Err) {
+  B.BlockLayoutSource =
+      Source == PgoBlockLayoutSource::Bolt ? "bolt" : "callgrind";
+  B.BlockLayouts.clear();
+  Expected<BlockProfiler> Profiler = findProfiler(Source, Env);
+  std::string NoProfiler;
+  if (!Profiler)
+    NoProfiler = toString(Profiler.takeError());
+  for (const RecordedLink &L : Links) {
+    PgoBlockLayout Result;
+    Result.Program = L.Target;
+    BlockLayoutFiles Files(
+        WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)), L.Target);
+    auto Attempt = [&]() -> Error {
+      if (!NoProfiler.empty())
+        return skipped(NoProfiler);
+      sys::fs::remove_directories(Files.Dir);
+      if (std::error_code EC =
+              sys::fs::create_directories(sys::path::parent_path(Files.Mapped)))
+        return skipped(Files.Dir +
+                       ": cannot create the directory: " + EC.message());
+      Out << "kiln: optimize: block layout of " << WS.display(L.Target)
+          << ": profiling its address-mapped link under "
+          << (Source == PgoBlockLayoutSource::Bolt ? "llvm-bolt -instrument"
+                                                   : "callgrind")
+          << '\n';
+      Expected<unsigned> Replays =
+          writeBlockProfile(L, M, *Profiler, Files, Copies, Final, Out);
+      if (!Replays)
+        return Replays.takeError();
+      Result.Replays = *Replays;
+      Result.Profile = Files.Profile;
+      Out << "kiln: optimize: linking " << WS.display(L.Target)
+          << " again with its block layout\n";
+      if (Error E = linkInto(L, withBlockLayout(Final.Flags, Files.Profile),
+                             Final, Files.Relinked, Files.Dir + "/relink.log",
+                             "the relink with the block profile"))
+        return E;
+      return replaceFileAtomically(Files.Relinked, L.Target,
+                                   "optimize: block layout");
+    };
+    if (Error E = Attempt()) {
+      Result.Outcome = toString(std::move(E));
+      Err << "kiln: warning: optimize: block layout skipped for "
+          << WS.display(L.Target) << ": " << Result.Outcome << '\n';
+      B.BlockLayouts.push_back(std::move(Result));
+      continue;
+    }
+    Result.Outcome = "done";
+    B.BlockLayouts.push_back(std::move(Result));
+    restampProgram(B, L.Target);
+    std::vector<ProgramCopy> Mine;
+    for (const ProgramCopy &C : Copies)
+      if (C.Target == L.Target)
+        Mine.push_back(C);
+    if (Error E = refreshProgramCopies(Mine, WS, Out))
+      return E;
+  }
+  return Error::success();
+}
+
+} // namespace kiln::pgo
