@@ -119,6 +119,10 @@ class App:
         """Writes the input files and an empty output directory."""
         for name, data in self.inputs.items():
             (run_dir / name).write_bytes(data)
+        self.clear_output(run_dir)
+
+    def clear_output(self, run_dir: Path) -> None:
+        """Empties the output directory of what earlier runs wrote."""
         if self.output_dir:
             clear_dir(run_dir / self.output_dir)
 
@@ -536,15 +540,26 @@ class Harness:
                 "--cachegrind-out-file=" + str(d / ("cachegrind.%s.out" % name)), exe] + args
         log("[%s] valgrind: %s" % (cfg.name, ", ".join(runs)))
         t0 = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futs = {name: pool.submit(run_cmd, cmd, d / "logs" / (name + ".log"),
-                                      "[%s] %s" % (cfg.name, name), stage, env)
-                    for name, cmd in runs.items()}
-            procs = {name: fut.result() for name, fut in futs.items()}
+        # A program that writes its output into files (xmlwf) runs one at a
+        # time: runs of the same scenario write the same file, and each
+        # run's files must be collected before the next.
+        self.app.clear_output(stage)
+        run_outputs = {}
+        if self.app.output_dir:
+            for name, cmd in runs.items():
+                proc = run_cmd(cmd, d / "logs" / (name + ".log"), "[%s] %s" % (cfg.name, name),
+                               stage, env)
+                run_outputs[name] = self.app.output(proc.stdout, stage)
+        else:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+                futs = {name: pool.submit(run_cmd, cmd, d / "logs" / (name + ".log"),
+                                          "[%s] %s" % (cfg.name, name), stage, env)
+                        for name, cmd in runs.items()}
+                run_outputs = {name: fut.result().stdout for name, fut in futs.items()}
         build.times["valgrind_s"] = time.monotonic() - t0
-        for name, proc in procs.items():
+        for name, out in run_outputs.items():
             mode = name.split("-", 1)[1]
-            if proc.stdout != outputs[mode]:
+            if out != outputs[mode]:
                 raise StepError("[%s] output of `%s` under valgrind (%s) differs from the "
                                 "native run" % (cfg.name, mode, name))
 
