@@ -351,14 +351,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if reference not in configs:
         ap.error("--reference %s is not one of --configs" % reference)
     work = Path(args.work_dir)
-    results_file = work / "results.json"
-    try:
-        figures = (run_figures(json.loads(results_file.read_text()))
-                   if results_file.is_file() else {})
-    except (OSError, ValueError, KeyError, AttributeError) as e:
-        print("import_stats: error: %s: unreadable run.py results: %s" % (results_file, e),
-              file=sys.stderr)
-        return 1
     loads = []
     try:
         links = []
@@ -371,10 +363,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print("import_stats: round %d: %s" % (r + 1, link.config),
                   file=sys.stderr, flush=True)
             link.time_once()
-        rows = [{**link.result(), **figures.get(link.config, {})} for link in links]
     except StatsError as e:
         print("import_stats: error: %s" % e, file=sys.stderr)
         return 1
+    # Read after the timing, which needs only the link logs: a run.py still
+    # measuring its last rows has written its results by then.
+    results_file = work / "results.json"
+    try:
+        figures = (run_figures(json.loads(results_file.read_text()))
+                   if results_file.is_file() else {})
+    except (OSError, ValueError, KeyError, AttributeError) as e:
+        print("import_stats: error: %s: unreadable run.py results: %s" % (results_file, e),
+              file=sys.stderr)
+        return 1
+    rows = [{**link.result(), **figures.get(link.config, {})} for link in links]
     add_ratios(rows, reference)
     print(markdown(rows))
     print()
