@@ -165,7 +165,7 @@ def cs_training(ctx: "PrepareContext") -> dict[str, Path]:
                        ctx.dir / "logs" / ("cs-train-%s.log" % mode),
                        "[%s] CSPGO training run %s" % (ctx.config.name, mode),
                        cwd=cdir, env=run_env({"LLVM_PROFILE_FILE": str(raw)}))
-        h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
+        h.check_output(ctx.config.name, mode, ctx.app.output(proc.stdout, cdir), ctx.dir)
         # The raw profile says "front-end": the variable that flags a
         # profile as context-sensitive IR (__llvm_profile_raw_version) is
         # created when the objects are compiled with -fcs-profile-generate;
@@ -300,7 +300,7 @@ def training_profiles(ctx: "PrepareContext", program: Path, bdir: Path,
         proc = run_cmd(cmd, ctx.dir / "logs" / ("%s-train-%s.log" % (source, mode)),
                        "[%s] %s training run %s" % (ctx.config.name, source, mode),
                        cwd=train, env=run_env())
-        h.check_output(ctx.config.name, mode, proc.stdout, ctx.dir)
+        h.check_output(ctx.config.name, mode, ctx.app.output(proc.stdout, train), ctx.dir)
         if source == "callgrind":
             profiles[mode] = [out]
         else:

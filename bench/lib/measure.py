@@ -111,10 +111,26 @@ class App:
     scenarios: dict[str, list[str]] = field(default_factory=dict)
     # Files the scenarios read, written into every run directory.
     inputs: dict[str, bytes] = field(default_factory=dict)
+    # A directory (relative to the run directory) into which the scenarios
+    # write files that are part of their output (xmlwf -d), or None.
+    output_dir: Optional[str] = None
 
     def write_inputs(self, run_dir: Path) -> None:
+        """Writes the input files and an empty output directory."""
         for name, data in self.inputs.items():
             (run_dir / name).write_bytes(data)
+        self.clear_output(run_dir)
+
+    def clear_output(self, run_dir: Path) -> None:
+        """Empties the output directory of what earlier runs wrote."""
+        if self.output_dir:
+            clear_dir(run_dir / self.output_dir)
+
+    def output(self, stdout: bytes, run_dir: Path) -> bytes:
+        """A run's output, as compared across configurations: its standard
+        output, then each file it wrote into the output directory (name and
+        contents, by name), which is emptied for the next run."""
+        return collect_output(stdout, run_dir / self.output_dir if self.output_dir else None)
 
 
 @dataclass
@@ -228,7 +244,8 @@ class Harness:
         log("%s: %d translation units from %s" % (name, len(spec["sources"]), spec["dir"]))
         return App(spec["dir"], spec["sources"], {}, name=spec["name"],
                    exe_name=spec["exe_name"], cflags=spec["cflags"],
-                   scenarios=spec["scenarios"], inputs=spec["inputs"])
+                   scenarios=spec["scenarios"], inputs=spec["inputs"],
+                   output_dir=spec.get("output_dir"))
 
     def generate(self) -> App:
         out = self.work / "app"
@@ -382,7 +399,7 @@ class Harness:
             log("[%s] training run: %s %s" % (label, self.app.exe_name, shlex.join(args)))
             proc = run_cmd(["./" + self.app.exe_name] + args, tdir / "logs" / ("run-%s.log" % tag),
                            "[%s] training run %s" % (label, tag), cwd=tdir, env=env)
-            self.check_output(label, scenario[0], proc.stdout, tdir)
+            self.check_output(label, scenario[0], self.app.output(proc.stdout, tdir), tdir)
             new = sorted(profdir.glob(tag + "-*.profraw"))
             if not new:
                 raise StepError("[%s] training run %s wrote no raw profile" % (label, tag))
@@ -480,7 +497,7 @@ class Harness:
         for mode, args in scenarios.items():
             proc = run_cmd([exe] + args, d / "logs" / ("run-%s.log" % mode),
                            "[%s] run %s" % (cfg.name, mode), cwd=stage, env=env)
-            outputs[mode] = proc.stdout
+            outputs[mode] = self.app.output(proc.stdout, stage)
         build.times["native_runs_s"] = time.monotonic() - t0
         if self.reference_output is None:
             self.reference_output, self.reference_name = outputs, cfg.name
@@ -523,15 +540,26 @@ class Harness:
                 "--cachegrind-out-file=" + str(d / ("cachegrind.%s.out" % name)), exe] + args
         log("[%s] valgrind: %s" % (cfg.name, ", ".join(runs)))
         t0 = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futs = {name: pool.submit(run_cmd, cmd, d / "logs" / (name + ".log"),
-                                      "[%s] %s" % (cfg.name, name), stage, env)
-                    for name, cmd in runs.items()}
-            procs = {name: fut.result() for name, fut in futs.items()}
+        # A program that writes its output into files (xmlwf) runs one at a
+        # time: runs of the same scenario write the same file, and each
+        # run's files must be collected before the next.
+        self.app.clear_output(stage)
+        run_outputs = {}
+        if self.app.output_dir:
+            for name, cmd in runs.items():
+                proc = run_cmd(cmd, d / "logs" / (name + ".log"), "[%s] %s" % (cfg.name, name),
+                               stage, env)
+                run_outputs[name] = self.app.output(proc.stdout, stage)
+        else:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+                futs = {name: pool.submit(run_cmd, cmd, d / "logs" / (name + ".log"),
+                                          "[%s] %s" % (cfg.name, name), stage, env)
+                        for name, cmd in runs.items()}
+                run_outputs = {name: fut.result().stdout for name, fut in futs.items()}
         build.times["valgrind_s"] = time.monotonic() - t0
-        for name, proc in procs.items():
+        for name, out in run_outputs.items():
             mode = name.split("-", 1)[1]
-            if proc.stdout != outputs[mode]:
+            if out != outputs[mode]:
                 raise StepError("[%s] output of `%s` under valgrind (%s) differs from the "
                                 "native run" % (cfg.name, mode, name))
 
@@ -591,6 +619,28 @@ class Harness:
 
 
 FAULT_RUNS = 7  # native startup runs per configuration for the fault counts
+
+
+def clear_dir(path: Path) -> None:
+    """Makes path an empty directory."""
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+
+
+def collect_output(stdout: bytes, output_dir: Optional[Path]) -> bytes:
+    """stdout, then each file in output_dir as `== name ==` and its bytes
+    (sorted by name, so the result does not depend on directory order);
+    output_dir is left empty. A missing directory is output too (nothing
+    written): the run deleted it."""
+    if output_dir is None:
+        return stdout
+    out = stdout
+    if output_dir.is_dir():
+        for path in sorted(output_dir.iterdir()):
+            out += b"\n== %s ==\n" % path.name.encode() + path.read_bytes()
+    clear_dir(output_dir)
+    return out
 
 
 def run_and_count_faults(cmd: Sequence[str], cwd: Path, env: dict) -> tuple[int, int]:

@@ -160,7 +160,8 @@ _XML_WORDS = ["kiln", "glaze", "clay", "caf\u00e9", "na\u00efve", "\u00fcber",
 
 
 def _xml(size: int, seed: int, encoding: str = "UTF-8", max_depth: int = 3) -> bytes:
-    """A deterministic, well-formed XML document of at least SIZE bytes: an
+    """A deterministic, well-formed XML document of at least SIZE characters
+    in ENCODING (UTF-8, ISO-8859-1 or UTF-16): an
     internal DTD subset with general entities and an attribute default, a
     default and a prefixed namespace, and records whose elements carry
     attributes, character and entity references, CDATA sections, comments
@@ -208,7 +209,12 @@ def _xml(size: int, seed: int, encoding: str = "UTF-8", max_depth: int = 3) -> b
         out.extend(record)
         n += sum(map(len, record))
     out.append("</catalog>\n")
-    return "".join(out).encode({"UTF-8": "utf-8", "ISO-8859-1": "latin-1"}[encoding])
+    text = "".join(out)
+    if encoding == "UTF-16":
+        # Little-endian, after the byte order mark the XML specification
+        # asks of UTF-16 documents.
+        return b"\xff\xfe" + text.encode("utf-16-le")
+    return text.encode({"UTF-8": "utf-8", "ISO-8859-1": "latin-1"}[encoding])
 
 
 def expat_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes]]:
@@ -217,31 +223,112 @@ def expat_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes]]:
     Every run writes the canonical copy of its document into `out/` (xmlwf
     -d), the output compared across builds. Startup parses a 2 KiB
     document; the steady state a 4 MiB one (UTF-8, nesting up to 3 levels).
-    The held-out run parses a 2 MiB ISO-8859-1 document, generated with
-    another seed and nested up to 8 levels, with namespace processing on
-    (-n): the same parser on another encoding and other code paths of the
-    namespace handling, which no training run takes.
+    The held-out runs parse documents generated with other seeds, on code
+    paths no training run takes: `heldout` a 2 MiB ISO-8859-1 document
+    nested up to 8 levels, with namespace processing on (-n);
+    `heldout-utf16` a UTF-16 one of 512 Ki characters (expat's two-byte
+    tokenizer); `heldout-meta` a 512 KiB UTF-8 one written as xmlwf's
+    meta-data (-m: one line per parse event, with byte offsets) instead of
+    the canonical copy.
     """
     scenarios = {"startup": ["-d", "out", "small.xml"],
                  "steady": ["-d", "out", "big.xml"],
-                 "heldout": ["-n", "-d", "out", "held-out.xml"]}
+                 "heldout": ["-n", "-d", "out", "held-out.xml"],
+                 "heldout-utf16": ["-d", "out", "held-out-utf16.xml"],
+                 "heldout-meta": ["-m", "-d", "out", "held-out-meta.xml"]}
     inputs = {"small.xml": _xml(2048, 1), "big.xml": _xml(4 << 20, 2),
-              "held-out.xml": _xml(2 << 20, 3, "ISO-8859-1", 8)}
+              "held-out.xml": _xml(2 << 20, 3, "ISO-8859-1", 8),
+              "held-out-utf16.xml": _xml(512 << 10, 4, "UTF-16", 5),
+              "held-out-meta.xml": _xml(512 << 10, 5, "UTF-8", 6)}
     return scenarios, inputs
+
+
+# expat's configuration for Linux with glibc, as its configure script writes
+# it there (HAVE_* of the functions and headers glibc 2.36 has), for the
+# harness's plain compile of the sources. One change: the hash salt. expat
+# draws it from the system's entropy on every parse, so the number of hash
+# table probes, and the instruction count, differs between two runs of the
+# same program; here arc4random_buf, its first choice, is a function in
+# kiln-bench/fixed_entropy.c that returns fixed bytes, so that every
+# configuration's runs count the same instructions every time.
+EXPAT_CONFIG_H = """\
+/* Written by Kiln's bench/lib/programs.py: expat's configuration for
+   Linux/glibc, with a fixed hash salt (see there). */
+#ifndef EXPAT_CONFIG_H
+#define EXPAT_CONFIG_H 1
+#include <stddef.h>
+#define BYTEORDER 1234
+#define HAVE_ARC4RANDOM_BUF 1
+#define arc4random_buf kiln_bench_fixed_entropy
+void kiln_bench_fixed_entropy(void *buf, size_t size);
+#define HAVE_DLFCN_H 1
+#define HAVE_FCNTL_H 1
+#define HAVE_GETPAGESIZE 1
+#define HAVE_INTTYPES_H 1
+#define HAVE_MMAP 1
+#define HAVE_STDINT_H 1
+#define HAVE_STDIO_H 1
+#define HAVE_STDLIB_H 1
+#define HAVE_STRINGS_H 1
+#define HAVE_STRING_H 1
+#define HAVE_SYS_PARAM_H 1
+#define HAVE_SYS_STAT_H 1
+#define HAVE_SYS_TYPES_H 1
+#define HAVE_UNISTD_H 1
+#define PACKAGE "expat"
+#define PACKAGE_BUGREPORT "expat-bugs@libexpat.org"
+#define PACKAGE_NAME "expat"
+#define PACKAGE_STRING "expat 2.5.0"
+#define PACKAGE_TARNAME "expat"
+#define PACKAGE_URL ""
+#define PACKAGE_VERSION "2.5.0"
+#define STDC_HEADERS 1
+#define VERSION "2.5.0"
+#define XML_CONTEXT_BYTES 1024
+#define XML_DEV_URANDOM 1
+#define XML_DTD 1
+#define XML_NS 1
+#endif
+"""
+
+FIXED_ENTROPY_C = """\
+/* Written by Kiln's bench/lib/programs.py: expat's hash salt, fixed, so that
+   the benchmark's runs are deterministic (see expat_config.h). */
+#include <string.h>
+#include "expat_config.h"
+
+void kiln_bench_fixed_entropy(void *buf, size_t size) {
+  memset(buf, 0x5a, size);
+}
+"""
+
+# xmlwf's translation units, as expat's CMakeLists.txt builds them (the
+# static library's three and the tool's four, reading files with read()).
+EXPAT_SOURCES = ["lib/xmlparse.c", "lib/xmlrole.c", "lib/xmltok.c",
+                 "xmlwf/xmlwf.c", "xmlwf/xmlfile.c", "xmlwf/codepage.c",
+                 "xmlwf/readfilemap.c"]
 
 
 def expat(work: Path, log: Callable[[str], None]) -> dict:
     """expat 2.5 (Debian package `expat`): the source tree of the library and
     its xmlwf tool (the `expat/` directory, with its own configure.ac and
-    CMakeLists.txt), built by the project's own build system, and xmlwf's
-    scenarios (see expat_scenarios)."""
+    CMakeLists.txt), and xmlwf's scenarios (see expat_scenarios).
+    bench/pgo_flow.py builds the tree with the project's own build systems;
+    bench/run.py compiles EXPAT_SOURCES, as zstd's, with the configuration
+    header and the fixed hash salt written into the tree's kiln-bench/."""
     tree = fetch_source("expat", work / "src-expat", log) / "expat"
-    for name in ("configure.ac", "CMakeLists.txt", "xmlwf/xmlwf.c"):
+    for name in ["configure.ac", "CMakeLists.txt"] + EXPAT_SOURCES:
         if not (tree / name).is_file():
             raise FetchError("missing %s in %s" % (name, tree))
+    bench_dir = tree / "kiln-bench"
+    bench_dir.mkdir(exist_ok=True)
+    (bench_dir / "expat_config.h").write_text(EXPAT_CONFIG_H)
+    (bench_dir / "fixed_entropy.c").write_text(FIXED_ENTROPY_C)
     scenarios, inputs = expat_scenarios()
-    return {"name": "expat", "dir": tree, "exe_name": "xmlwf", "scenarios": scenarios,
-            "inputs": inputs, "output_dir": "out"}
+    return {"name": "expat", "dir": tree, "exe_name": "xmlwf",
+            "sources": EXPAT_SOURCES + ["kiln-bench/fixed_entropy.c"],
+            "cflags": ["-I", str(bench_dir), "-I", str(tree / "lib")],
+            "scenarios": scenarios, "inputs": inputs, "output_dir": "out"}
 
 
-PROGRAMS = {"zstd": zstd}
+PROGRAMS = {"zstd": zstd, "expat": expat}

@@ -114,9 +114,18 @@ class XmlDocumentTest(unittest.TestCase):
         self.assertIn("caf\u00e9".encode("latin-1"), doc)
         self.parse(doc, namespaces=False)
 
+    def test_utf16_document_has_a_byte_order_mark_and_parses(self):
+        doc = programs._xml(8 << 10, 4, "UTF-16", 5)
+        self.assertTrue(doc.startswith(b"\xff\xfe<\x00?\x00x\x00m\x00l\x00"))
+        self.assertIn('encoding="UTF-16"'.encode("utf-16-le"), doc)
+        self.assertIn("caf\u00e9".encode("utf-16-le"), doc)
+        seen = self.parse(doc, namespaces=True)
+        self.assertGreater(seen["elements"], 10)
+
     def test_scenarios_read_the_inputs_they_name(self):
         scenarios, inputs = programs.expat_scenarios()
-        self.assertEqual(sorted(scenarios), ["heldout", "startup", "steady"])
+        self.assertEqual(sorted(scenarios), ["heldout", "heldout-meta", "heldout-utf16",
+                                             "startup", "steady"])
         for args in scenarios.values():
             self.assertIn(args[-1], inputs)
             self.assertEqual(args[-3:-1], ["-d", "out"])

@@ -6,6 +6,7 @@
 import argparse
 import os
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -117,6 +118,33 @@ class HeldOutTest(unittest.TestCase):
         # Deterministic input: the outputs are compared across builds.
         self.assertEqual(programs._log(4096, 3), inputs[held[-1]][:4096])
 
+    def test_expat_heldout_workloads_differ_from_training(self):
+        scenarios, inputs = programs.expat_scenarios()
+        held = sorted(n for n in scenarios if n.startswith("heldout"))
+        self.assertEqual(held, ["heldout", "heldout-meta", "heldout-utf16"])
+        self.assertEqual(sorted(set(scenarios) - set(held)), ["startup", "steady"])
+        training = {scenarios[m][-1] for m in ("startup", "steady")}
+        training_args = [scenarios[m] for m in ("startup", "steady")]
+        for name in held:
+            document = scenarios[name][-1]
+            self.assertIn(document, inputs)
+            self.assertNotIn(document, training, name)
+            self.assertNotIn(scenarios[name], training_args, name)
+            # Other data than any training document, not a cut of one.
+            for t in training:
+                self.assertNotEqual(inputs[document][-4096:], inputs[t][-4096:])
+
+    def test_expat_program_compiles_its_own_sources(self):
+        # Everything run.py compiles is in the fetched tree: expat's sources
+        # as CMake lists them, and the harness's fixed hash salt.
+        self.assertEqual(len(programs.EXPAT_SOURCES), len(set(programs.EXPAT_SOURCES)))
+        self.assertIn("xmlwf/xmlwf.c", programs.EXPAT_SOURCES)
+        self.assertIn("expat", programs.PROGRAMS)
+        self.assertIn("#define arc4random_buf kiln_bench_fixed_entropy",
+                      programs.EXPAT_CONFIG_H)
+        self.assertIn("void kiln_bench_fixed_entropy(void *buf, size_t size) {",
+                      programs.FIXED_ENTROPY_C)
+
     def test_heldout_args(self):
         args = argparse.Namespace(work_dir="/nonexistent", jobs=1, iterations=None)
         h = measure.Harness(args, tools=None)
@@ -127,6 +155,33 @@ class HeldOutTest(unittest.TestCase):
         self.assertEqual(h.heldout_args(), ["c", "d"])
         h.heldout_args().append("e")   # a copy: the scenario stays as it was
         self.assertEqual(h.heldout_args(), ["c", "d"])
+
+
+class RunOutputTest(unittest.TestCase):
+    """What run.py compares across configurations (lib/measure.py)."""
+
+    def test_output_files_follow_stdout_and_are_cleared(self):
+        app = measure.App(Path("."), [], {}, inputs={"in.xml": b"<a/>"}, output_dir="out")
+        with tempfile.TemporaryDirectory() as d:
+            run_dir = Path(d)
+            (run_dir / "out").mkdir()
+            (run_dir / "out" / "stale").write_bytes(b"old run")
+            app.write_inputs(run_dir)
+            self.assertEqual((run_dir / "in.xml").read_bytes(), b"<a/>")
+            self.assertEqual(list((run_dir / "out").iterdir()), [])
+            (run_dir / "out" / "b.xml").write_bytes(b"B")
+            (run_dir / "out" / "a.xml").write_bytes(b"A")
+            self.assertEqual(app.output(b"so", run_dir), b"so\n== a.xml ==\nA\n== b.xml ==\nB")
+            # Emptied: the next run's output is its own.
+            self.assertEqual(app.output(b"so", run_dir), b"so")
+            self.assertTrue((run_dir / "out").is_dir())
+
+    def test_without_output_dir_the_output_is_stdout(self):
+        app = measure.App(Path("."), [], {})
+        self.assertEqual(app.output(b"so", Path("/nonexistent")), b"so")
+        with tempfile.TemporaryDirectory() as d:
+            app.write_inputs(Path(d))
+            self.assertEqual(list(Path(d).iterdir()), [])
 
 
 class TableTest(unittest.TestCase):
