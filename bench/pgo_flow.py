@@ -52,10 +52,11 @@ namespace processing (lib/programs.py, expat_scenarios).
 training (the workspace is reused; optimize removes the previous build's
 outputs), so each transform can be judged alone and together on the held-out
 run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
-(neither), `no-order`, and `+inline`, `+section-placement`, `+strtab` (the
-default plus a transform optimize leaves off, added to the link as a user
-would: -Wl,-mllvm,-kiln-...), and `+block-bolt`, `+block-callgrind` (the
-default with `--block-layout=bolt` / `=callgrind`).
+(neither), `no-order`, `no-block` (`--block-layout=off`: function-level
+layout only), and `+inline`, `+section-placement`, `+strtab` (the default
+plus a transform optimize leaves off, added to the link as a user would:
+-Wl,-mllvm,-kiln-...), and `+block-bolt`, `+block-callgrind` (the default
+with `--block-layout=bolt`, which is the default's own, / `=callgrind`).
 
 --stale-revision N (sample only) measures a stale profile: the flow trains on
 revision 0 of the sample (generate.py --revision; with --stale-diverges, a
@@ -100,6 +101,7 @@ VARIANTS = {
     "no-cs": (["--no-cs"], "", ""),
     "order-only": (["--no-split", "--no-cs"], "", ""),
     "no-order": (["--no-order"], "", ""),
+    "no-block": (["--block-layout=off"], "", ""),
     "+inline": ([], "-fpass-plugin={plugin} -mllvm -kiln-inline", "-Wl,-mllvm,-kiln-inline"),
     "+section-placement": ([], "", "-Wl,-mllvm,-kiln-section-placement"),
     "+strtab": ([], "", "-Wl,-mllvm,-kiln-strtab"),

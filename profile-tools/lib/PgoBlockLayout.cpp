@@ -77,7 +77,8 @@ static Expected<BlockProfiler> findProfiler(PgoBlockLayoutSource Source,
     P.Tool = Env.LLVMBinDir + "/llvm-bolt";
     if (!sys::fs::can_execute(P.Tool))
       return skipped("llvm-bolt is not in " + Env.LLVMBinDir +
-                     " (install LLVM 22's BOLT, or --block-layout=callgrind)");
+                     " (install LLVM 22's BOLT, Debian's bolt-22; or "
+                     "--block-layout=callgrind, or --block-layout=off)");
     return P;
   }
   ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");

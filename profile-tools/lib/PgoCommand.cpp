@@ -55,6 +55,9 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
                              "' (known: instrument, run, optimize, status)",
                          "pgo", "run 'kiln pgo --help'");
   bool IsRun = O.Subcommand == "run", IsOptimize = O.Subcommand == "optimize";
+  // Whether --block-layout was given: the default gives way to --no-lto
+  // and --no-order.
+  bool BlockLayoutGiven = false;
   for (size_t I = 1; I < Args.size(); ++I) {
     StringRef A = Args[I];
     if (A == "--") {
@@ -106,10 +109,12 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
           BlockLayout == "bolt"        ? PgoBlockLayoutSource::Bolt
           : BlockLayout == "callgrind" ? PgoBlockLayoutSource::Callgrind
                                        : PgoBlockLayoutSource::Off;
-      // The last one given counts, as for the build's own options.
+      BlockLayoutGiven = true;
+      // The last one given counts, as for the build's own options; the
+      // default is not a switch.
       erase_if(O.Switches,
                [](StringRef S) { return S.starts_with("--block-layout="); });
-      if (BlockLayout != "off")
+      if (BlockLayout != "bolt")
         O.Switches.push_back("--block-layout=" + BlockLayout);
       continue;
     }
@@ -119,11 +124,17 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
   }
   if (O.Workspace.empty())
     return makeToolError("needs a directory", "--workspace");
-  if (O.Transforms.BlockLayout != PgoBlockLayoutSource::Off &&
+  if (BlockLayoutGiven &&
+      O.Transforms.BlockLayout != PgoBlockLayoutSource::Off &&
       !O.Transforms.ThinLTO)
     return makeToolError("block layout needs ThinLTO: the relink lays out "
                          "blocks in LTO code generation",
                          "--block-layout", "drop --no-lto or --block-layout");
+  if (BlockLayoutGiven &&
+      O.Transforms.BlockLayout != PgoBlockLayoutSource::Off &&
+      !O.Transforms.Order)
+    return makeToolError("block layout places the clusters by Kiln's order",
+                         "--block-layout", "drop --no-order or --block-layout");
   if (O.Subcommand == "status") {
     if (O.HasCommand)
       return makeToolError("takes no command", "pgo status");

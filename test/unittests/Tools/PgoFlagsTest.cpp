@@ -187,11 +187,18 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));
-  // Only with ThinLTO, and off by default.
+  // Only with ThinLTO and the order; from BOLT's instrumentation by
+  // default.
   PgoTransforms T;
+  EXPECT_EQ(T.BlockLayout, PgoBlockLayoutSource::Bolt);
+  EXPECT_TRUE(T.usesBlockLayout());
+  T.BlockLayout = PgoBlockLayoutSource::Off;
   EXPECT_FALSE(T.usesBlockLayout());
   T.BlockLayout = PgoBlockLayoutSource::Callgrind;
   EXPECT_TRUE(T.usesBlockLayout());
+  T.Order = false;
+  EXPECT_FALSE(T.usesBlockLayout());
+  T.Order = true;
   T.ThinLTO = false;
   EXPECT_FALSE(T.usesBlockLayout());
 }
