@@ -98,6 +98,9 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
   BitVector Written(Inputs.Functions.size());
   StringMap<bool> WrittenLines;
   writeOrderFileHeader(Opts.Header, OS);
+  for (const std::string &Name : Opts.LeadingSymbols)
+    if (WrittenLines.try_emplace(Name, true).second)
+      OS << Name << '\n';
   for (size_t Index : Order) {
     assert(Index < Inputs.Functions.size() && "order names no input function");
     if (Written.test(Index))
@@ -144,8 +147,9 @@ OrderFileReport kiln::writeOrderFile(const LinkerInputs &Inputs,
                       .str()});
     }
     // Two same-named statics both written would repeat the line; only
-    // shared names can.
-    if (Shared && !WrittenLines.try_emplace(Line, true).second)
+    // shared names can, and the leading symbols.
+    if ((Shared || !Opts.LeadingSymbols.empty()) &&
+        !WrittenLines.try_emplace(Line, true).second)
       continue;
     OS << Line << '\n';
     ++Report.Written;

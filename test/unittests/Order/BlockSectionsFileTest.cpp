@@ -77,15 +77,32 @@ TEST(BlockSectionsFile, WritesTheClustersInPlacedOrder) {
   // Startup first (main's shared entry and its startup-only part); main's
   // steady part and what it calls are hot (their relative order is
   // cdsort's); the never-run part of the helper last.
-  EXPECT_TRUE(Text == "# made by a test\nmain\nmain.__part.1\n"
-                      "main.__part.2\nhelper.llvm.7\nhelper.llvm.7.cold\n" ||
-              Text == "# made by a test\nmain\nmain.__part.1\n"
-                      "helper.llvm.7\nmain.__part.2\nhelper.llvm.7.cold\n")
+  // The C runtime's startup code comes first.
+  EXPECT_TRUE(Text == "# made by a test\n_start\nframe_dummy\nmain\n"
+                      "main.__part.1\nmain.__part.2\nhelper.llvm.7\n"
+                      "helper.llvm.7.cold\n" ||
+              Text == "# made by a test\n_start\nframe_dummy\nmain\n"
+                      "main.__part.1\nhelper.llvm.7\nmain.__part.2\n"
+                      "helper.llvm.7.cold\n")
       << Text;
   EXPECT_EQ(R.Written, 5u);
   EXPECT_EQ(R.BytesWritten, 160u); // Every byte of both functions.
   EXPECT_TRUE(R.Skipped.empty());
   EXPECT_TRUE(R.Shared.empty());
+}
+
+TEST(BlockSectionsFile, TheRuntimesStartupCodeIsNotListedTwice) {
+  // A profile that names `_start` itself (a program that defines it in its
+  // own, address-mapped code) gets it once, first.
+  BlockProfile P = makeProfile();
+  P.Functions[1].Name = "_start";
+  BlockLayout L = planBlockLayout(P);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OrderFileReport R = writeClusterOrderFile(P, L, {}, OS);
+  EXPECT_EQ(StringRef(Text).count("_start\n"), 1u) << Text;
+  EXPECT_TRUE(StringRef(Text).starts_with("_start\nframe_dummy\n")) << Text;
+  EXPECT_EQ(R.Written, 3u); // main's three clusters; _start's own is first.
 }
 
 } // namespace

@@ -55,7 +55,10 @@ BlockSectionsReport writeBasicBlockSectionsProfile(
     llvm::ArrayRef<std::string> Header, llvm::raw_ostream &OS);
 
 /// Writes the ELF symbol ordering file of \p Layout's clusters, in the
-/// order of Layout.Order, with \p Opts' header. \returns what was written.
+/// order of Layout.Order, with \p Opts' header, after the C runtime's
+/// startup code (`_start`, `frame_dummy`; BlockSectionsFile.cpp says why).
+/// \returns what was written (the clusters; the runtime's two names are not
+/// counted).
 OrderFileReport writeClusterOrderFile(const layout::BlockProfile &Profile,
                                       const layout::BlockLayout &Layout,
                                       const OrderFileOptions &Opts,

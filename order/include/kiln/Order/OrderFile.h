@@ -57,6 +57,10 @@ struct OrderFileOptions {
   /// ELF/COFF: skip statics whose name other functions share, instead of
   /// moving all of them.
   bool SkipSharedNames = false;
+  /// Symbols written first, before the order, whatever the inputs hold (a
+  /// linker ignores the names a link does not define); an input function of
+  /// one of these names is not written again.
+  std::vector<std::string> LeadingSymbols;
 };
 
 /// An entry of the order that was not written as asked.
