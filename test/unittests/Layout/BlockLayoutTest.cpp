@@ -8,6 +8,8 @@
 
 #include "kiln/Layout/BlockLayout.h"
 
+#include "BlockProfileBuilder.h"
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -19,50 +21,7 @@ using testing::IsEmpty;
 
 namespace {
 
-/// Builds a BlockProfile with scenarios "start" (startup) and "work"
-/// (steady); counts are given as {start, work}.
-class ProfileBuilder {
-public:
-  ProfileBuilder() {
-    P.Scenarios.push_back({"start", ScenarioKind::Startup, 1.0});
-    P.Scenarios.push_back({"work", ScenarioKind::SteadyState, 1.0});
-  }
-
-  uint32_t function(const char *Name) {
-    BlockFunction F;
-    F.Name = Name;
-    F.Address = NextAddress;
-    P.Functions.push_back(std::move(F));
-    return P.Functions.size() - 1;
-  }
-  /// Adds a block with ID \p ID to the last function; \returns its index.
-  uint32_t block(uint32_t ID, uint64_t Size, ScenarioCounts Counts,
-                 bool IsEHPad = false) {
-    BlockFunction &F = P.Functions.back();
-    ProfiledBlock B;
-    B.ID = ID;
-    B.Address = NextAddress;
-    B.Size = Size;
-    B.IsEHPad = IsEHPad;
-    B.Counts = std::move(Counts);
-    NextAddress += Size;
-    F.Blocks.push_back(std::move(B));
-    return F.Blocks.size() - 1;
-  }
-  /// Leaves \p Bytes of padding before the next block.
-  void pad(uint64_t Bytes) { NextAddress += Bytes; }
-  void edge(uint32_t From, uint32_t To, ScenarioCounts Counts) {
-    P.Functions.back().Edges.push_back({From, To, std::move(Counts)});
-  }
-  void call(uint32_t FromBlock, uint32_t Callee, ScenarioCounts Counts) {
-    P.Functions.back().Calls.push_back({FromBlock, Callee, std::move(Counts)});
-  }
-
-  BlockProfile P;
-
-private:
-  uint64_t NextAddress = 0x1000;
-};
+using ProfileBuilder = kiln::layout::test::BlockProfileBuilder;
 
 /// \returns the cluster of function \p F of kind \p Kind, or null.
 const BlockCluster *findCluster(const BlockLayout &L, uint32_t F,

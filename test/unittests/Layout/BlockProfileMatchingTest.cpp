@@ -10,6 +10,8 @@
 
 #include "kiln/Layout/BlockLayout.h"
 
+#include "BlockProfileBuilder.h"
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -31,50 +33,7 @@ uint64_t blockHash(uint16_t Offset, uint16_t Opcodes, uint16_t Instructions,
          uint64_t(Instructions) << 32 | uint64_t(Neighbours) << 48;
 }
 
-/// Builds a profile with scenarios "start" (startup) and "work" (steady),
-/// or, with no counts given, the description of a build.
-class ProfileBuilder {
-public:
-  explicit ProfileBuilder(bool WithScenarios = true, uint64_t Base = 0x1000)
-      : NextAddress(Base) {
-    if (!WithScenarios)
-      return;
-    P.Scenarios.push_back({"start", ScenarioKind::Startup, 1.0});
-    P.Scenarios.push_back({"work", ScenarioKind::SteadyState, 1.0});
-  }
-
-  uint32_t function(const char *Name) {
-    BlockFunction F;
-    F.Name = Name;
-    F.Address = NextAddress;
-    P.Functions.push_back(std::move(F));
-    return P.Functions.size() - 1;
-  }
-  uint32_t block(uint32_t ID, uint64_t Hash, ScenarioCounts Counts = {},
-                 uint64_t Size = 16) {
-    BlockFunction &F = P.Functions.back();
-    ProfiledBlock B;
-    B.ID = ID;
-    B.Address = NextAddress;
-    B.Size = Size;
-    B.Hash = Hash;
-    B.Counts = std::move(Counts);
-    NextAddress += Size;
-    F.Blocks.push_back(std::move(B));
-    return F.Blocks.size() - 1;
-  }
-  void edge(uint32_t From, uint32_t To, ScenarioCounts Counts) {
-    P.Functions.back().Edges.push_back({From, To, std::move(Counts)});
-  }
-  void call(uint32_t FromBlock, uint32_t Callee, ScenarioCounts Counts) {
-    P.Functions.back().Calls.push_back({FromBlock, Callee, std::move(Counts)});
-  }
-
-  BlockProfile P;
-
-private:
-  uint64_t NextAddress;
-};
+using ProfileBuilder = kiln::layout::test::BlockProfileBuilder;
 
 const uint64_t HashA = blockHash(3, 0xa, 0xa1, 0xa2);
 const uint64_t HashB = blockHash(4, 0xb, 0xb1, 0xb2);
@@ -101,20 +60,20 @@ std::vector<std::pair<uint32_t, uint32_t>> edgesOf(const BlockProfile &P,
 TEST(BlockProfileMatching, SameBlocksAndHashesAreExact) {
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, HashA, {1, 10});
-  Old.block(1, HashB, {1, 0});
-  Old.block(2, HashC, {0, 10});
+  Old.hashedBlock(0, HashA, {1, 10});
+  Old.hashedBlock(1, HashB, {1, 0});
+  Old.hashedBlock(2, HashC, {0, 10});
   Old.edge(0, 1, {1, 0});
   Old.edge(0, 2, {0, 10});
   // The same function elsewhere in a new build (another function before it).
   ProfileBuilder New(/*WithScenarios=*/false, 0x2000);
   New.P.BuildID = "beef";
   New.function("g");
-  New.block(0, HashD);
+  New.hashedBlock(0, HashD);
   New.function("f");
-  New.block(0, HashA);
-  New.block(1, HashB);
-  New.block(2, HashC);
+  New.hashedBlock(0, HashA);
+  New.hashedBlock(1, HashB);
+  New.hashedBlock(2, HashC);
 
   BlockProfileMatch M = matchBlockProfile(Old.P, New.P);
   ASSERT_EQ(M.Functions.size(), 1u);
@@ -142,19 +101,19 @@ TEST(BlockProfileMatching, OperandHashesDoNotDecide) {
   // block with another operand hash is still exact. Another size is not.
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, HashA, {1, 10});
-  Old.block(1, blockHash(4, 0xb, 0xb1, 0xb2), {1, 0});
+  Old.hashedBlock(0, HashA, {1, 10});
+  Old.hashedBlock(1, blockHash(4, 0xb, 0xb1, 0xb2), {1, 0});
   ProfileBuilder Relinked(/*WithScenarios=*/false);
   Relinked.function("f");
-  Relinked.block(0, HashA);
-  Relinked.block(1, blockHash(4, 0xb, 0x55, 0xb2));
+  Relinked.hashedBlock(0, HashA);
+  Relinked.hashedBlock(1, blockHash(4, 0xb, 0x55, 0xb2));
   BlockProfileMatch M = matchBlockProfile(Old.P, Relinked.P);
   EXPECT_EQ(M.Functions[0].Kind, FunctionMatchKind::Exact);
 
   ProfileBuilder Grown(/*WithScenarios=*/false);
   Grown.function("f");
-  Grown.block(0, HashA);
-  Grown.block(1, blockHash(4, 0xb, 0xb1, 0xb2), {}, 20);
+  Grown.hashedBlock(0, HashA);
+  Grown.hashedBlock(1, blockHash(4, 0xb, 0xb1, 0xb2), {}, 20);
   M = matchBlockProfile(Old.P, Grown.P);
   EXPECT_EQ(M.Functions[0].Kind, FunctionMatchKind::ByHash);
   EXPECT_EQ(M.Functions[0].PairedBlocks, 2u);
@@ -165,20 +124,20 @@ TEST(BlockProfileMatching, AnAddedBlockRenumbersTheOthers) {
   // and 4, with their hashes unchanged.
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, HashA, {1, 10});
-  Old.block(1, HashB, {1, 0});
-  Old.block(2, HashC, {0, 10});
-  Old.block(3, HashD, {0, 3});
+  Old.hashedBlock(0, HashA, {1, 10});
+  Old.hashedBlock(1, HashB, {1, 0});
+  Old.hashedBlock(2, HashC, {0, 10});
+  Old.hashedBlock(3, HashD, {0, 3});
   Old.edge(0, 2, {0, 10});
   Old.edge(2, 3, {0, 3});
   ProfileBuilder New(/*WithScenarios=*/false);
   New.function("f");
-  New.block(0, HashA);
-  New.block(1, HashB);
-  New.block(2, HashNew);
+  New.hashedBlock(0, HashA);
+  New.hashedBlock(1, HashB);
+  New.hashedBlock(2, HashNew);
   // The offset parts grew by the new block's two instructions.
-  New.block(3, HashC + 2);
-  New.block(4, HashD + 2);
+  New.hashedBlock(3, HashC + 2);
+  New.hashedBlock(4, HashD + 2);
 
   BlockProfileMatch M = matchBlockProfile(Old.P, New.P);
   ASSERT_EQ(M.Functions.size(), 1u);
@@ -199,13 +158,13 @@ TEST(BlockProfileMatching, NearestBlockOfTheSameOpcodes) {
   // whose opcodes differ.
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, HashA, {0, 10});
-  Old.block(1, blockHash(4, 0xb, 0xb1, 0xb2), {0, 10});
+  Old.hashedBlock(0, HashA, {0, 10});
+  Old.hashedBlock(1, blockHash(4, 0xb, 0xb1, 0xb2), {0, 10});
   ProfileBuilder New(/*WithScenarios=*/false);
   New.function("f");
-  New.block(0, HashA);
-  New.block(1, HashNew);
-  New.block(2, blockHash(4, 0xb, 0xb1, 0x99));
+  New.hashedBlock(0, HashA);
+  New.hashedBlock(1, HashNew);
+  New.hashedBlock(2, blockHash(4, 0xb, 0xb1, 0x99));
 
   BlockProfileMatch M = matchBlockProfile(Old.P, New.P);
   EXPECT_EQ(M.Functions[0].Kind, FunctionMatchKind::ByHash);
@@ -216,9 +175,9 @@ TEST(BlockProfileMatching, NearestBlockOfTheSameOpcodes) {
   // Of two candidates, the nearer one: same operands beat other operands.
   ProfileBuilder Two(/*WithScenarios=*/false);
   Two.function("f");
-  Two.block(0, HashA);
-  Two.block(1, blockHash(4, 0xb, 0x77, 0x99));
-  Two.block(2, blockHash(4, 0xb, 0xb1, 0x99));
+  Two.hashedBlock(0, HashA);
+  Two.hashedBlock(1, blockHash(4, 0xb, 0x77, 0x99));
+  Two.hashedBlock(2, blockHash(4, 0xb, 0xb1, 0x99));
   M = matchBlockProfile(Old.P, Two.P);
   EXPECT_THAT(countsOf(M.Profile, 0),
               ElementsAre(ScenarioCounts{0, 10}, ScenarioCounts{0, 0},
@@ -230,14 +189,14 @@ TEST(BlockProfileMatching, EquallyNearCopiesPairOnlyByID) {
   // other, unless one has its ID.
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, HashA, {0, 10});
-  Old.block(1, blockHash(4, 0xb, 0xb1, 0xb2), {0, 10});
+  Old.hashedBlock(0, HashA, {0, 10});
+  Old.hashedBlock(1, blockHash(4, 0xb, 0xb1, 0xb2), {0, 10});
   uint64_t Copy = blockHash(4, 0xb, 0xb1, 0x99);
   ProfileBuilder New(/*WithScenarios=*/false);
   New.function("f");
-  New.block(0, HashA);
-  New.block(2, Copy);
-  New.block(3, Copy);
+  New.hashedBlock(0, HashA);
+  New.hashedBlock(2, Copy);
+  New.hashedBlock(3, Copy);
   BlockProfileMatch M = matchBlockProfile(Old.P, New.P);
   EXPECT_EQ(M.Functions[0].PairedBlocks, 1u);
   EXPECT_EQ(M.NumDroppedBlocks, 1u);
@@ -246,9 +205,9 @@ TEST(BlockProfileMatching, EquallyNearCopiesPairOnlyByID) {
 
   ProfileBuilder WithID(/*WithScenarios=*/false);
   WithID.function("f");
-  WithID.block(0, HashA);
-  WithID.block(2, Copy);
-  WithID.block(1, Copy);
+  WithID.hashedBlock(0, HashA);
+  WithID.hashedBlock(2, Copy);
+  WithID.hashedBlock(1, Copy);
   M = matchBlockProfile(Old.P, WithID.P);
   EXPECT_EQ(M.Functions[0].PairedBlocks, 2u);
   EXPECT_THAT(countsOf(M.Profile, 0),
@@ -260,13 +219,13 @@ TEST(BlockProfileMatching, TooLittlePairedIsStale) {
   // Only the entry pairs: it holds 10 of 100 counts.
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, HashA, {0, 10});
-  Old.block(1, HashB, {0, 90});
+  Old.hashedBlock(0, HashA, {0, 10});
+  Old.hashedBlock(1, HashB, {0, 90});
   Old.edge(0, 1, {0, 10});
   ProfileBuilder New(/*WithScenarios=*/false);
   New.function("f");
-  New.block(0, HashA);
-  New.block(1, HashNew);
+  New.hashedBlock(0, HashA);
+  New.hashedBlock(1, HashNew);
 
   BlockProfileMatch M = matchBlockProfile(Old.P, New.P);
   EXPECT_EQ(M.Functions[0].Kind, FunctionMatchKind::Stale);
@@ -292,18 +251,18 @@ TEST(BlockProfileMatching, MissingFunctionsAndCallsByName) {
   // main calls f; f is first in the new build, gone is not in it.
   ProfileBuilder Old;
   uint32_t Main = Old.function("main");
-  Old.block(0, HashA, {1, 0});
+  Old.hashedBlock(0, HashA, {1, 0});
   uint32_t Gone = Old.function("gone");
-  Old.block(0, HashD, {1, 0});
+  Old.hashedBlock(0, HashD, {1, 0});
   uint32_t F = Old.function("f");
-  Old.block(0, HashB, {1, 0});
+  Old.hashedBlock(0, HashB, {1, 0});
   Old.P.Functions[Main].Calls.push_back({0, Gone, {1, 0}});
   Old.P.Functions[Main].Calls.push_back({0, F, {1, 0}});
   ProfileBuilder New(/*WithScenarios=*/false);
   New.function("f");
-  New.block(0, HashB);
+  New.hashedBlock(0, HashB);
   New.function("main");
-  New.block(0, HashA);
+  New.hashedBlock(0, HashA);
 
   BlockProfileMatch M = matchBlockProfile(Old.P, New.P);
   ASSERT_EQ(M.Functions.size(), 3u);
@@ -322,20 +281,20 @@ TEST(BlockProfileMatching, WithoutHashesOnlyIdenticalSizesMatch) {
   // anything else cannot be paired and is stale.
   ProfileBuilder Old;
   Old.function("f");
-  Old.block(0, 0, {1, 0}, 16);
-  Old.block(1, 0, {1, 0}, 8);
+  Old.hashedBlock(0, 0, {1, 0}, 16);
+  Old.hashedBlock(1, 0, {1, 0}, 8);
   ProfileBuilder Same(/*WithScenarios=*/false);
   Same.function("f");
-  Same.block(0, HashA, {}, 16);
-  Same.block(1, HashB, {}, 8);
+  Same.hashedBlock(0, HashA, {}, 16);
+  Same.hashedBlock(1, HashB, {}, 8);
   BlockProfileMatch M = matchBlockProfile(Old.P, Same.P);
   EXPECT_EQ(M.Functions[0].Kind, FunctionMatchKind::Exact);
   EXPECT_TRUE(M.Functions[0].WithoutHashes);
 
   ProfileBuilder Grown(/*WithScenarios=*/false);
   Grown.function("f");
-  Grown.block(0, HashA, {}, 16);
-  Grown.block(1, HashB, {}, 12);
+  Grown.hashedBlock(0, HashA, {}, 16);
+  Grown.hashedBlock(1, HashB, {}, 12);
   M = matchBlockProfile(Old.P, Grown.P);
   EXPECT_EQ(M.Functions[0].Kind, FunctionMatchKind::Stale);
   EXPECT_EQ(M.Functions[0].PairedBlocks, 0u);
@@ -346,13 +305,13 @@ TEST(BlockProfileMatching, ExactMatchPlansTheSameLayout) {
   // sees: the same clusters, blocks and order.
   ProfileBuilder Old;
   uint32_t Main = Old.function("main");
-  Old.block(0, HashA, {1, 0}, 32);
-  Old.block(1, HashB, {0, 0}, 32);
+  Old.hashedBlock(0, HashA, {1, 0}, 32);
+  Old.hashedBlock(1, HashB, {0, 0}, 32);
   uint32_t F = Old.function("f");
-  Old.block(0, HashC, {1, 50}, 32);
-  Old.block(1, HashD, {1, 0}, 32);
-  Old.block(2, HashB, {0, 50}, 32);
-  Old.block(3, HashNew, {0, 0}, 32);
+  Old.hashedBlock(0, HashC, {1, 50}, 32);
+  Old.hashedBlock(1, HashD, {1, 0}, 32);
+  Old.hashedBlock(2, HashB, {0, 50}, 32);
+  Old.hashedBlock(3, HashNew, {0, 0}, 32);
   Old.edge(0, 1, {1, 0});
   Old.edge(0, 2, {0, 50});
   Old.P.Functions[Main].Calls.push_back({0, F, {1, 0}});
