@@ -325,6 +325,15 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                                 "optimize: merge the steady scenarios"))
       return E;
   }
+  // How much of the program the steady-state training ran: all the
+  // transforms below read its zeros as "never runs".
+  Expected<std::optional<TrainingCoverage>> Coverage =
+      steadyTrainingCoverage(WS, *M);
+  if (!Coverage)
+    Err << "kiln: warning: optimize: cannot measure the training's coverage: "
+        << toString(Coverage.takeError()) << '\n';
+  else if (*Coverage)
+    describeTraining(**Coverage, "kiln: optimize: ", Err);
   unsigned Weight = Opts.Transforms.Split ? PgoSplitProfileWeight : 1;
   Profiles.Compile = WS.path(Weight > 1 ? "profiles/compile-x64.profdata"
                                         : "profiles/compile.profdata");

@@ -99,6 +99,13 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
       }
     }
   }
+  Expected<std::optional<TrainingCoverage>> Coverage =
+      steadyTrainingCoverage(WS, *M);
+  if (!Coverage)
+    Out << "  steady-state training: coverage unknown ("
+        << toString(Coverage.takeError()) << ")\n";
+  else if (*Coverage)
+    describeTraining(**Coverage, "  ", Out);
   if (const std::optional<PgoBuild> &B = M->Optimize) {
     Out << "optimized build: " << joinCommand(B->Command) << ", " << B->Time
         << ", exit status " << B->ExitStatus;

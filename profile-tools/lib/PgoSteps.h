@@ -23,6 +23,7 @@
 #include "kiln/Tools/PgoCommand.h"
 #include "kiln/Tools/PgoFlags.h"
 #include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/TrainingCoverage.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallString.h"
@@ -177,6 +178,27 @@ llvm::Error buildFailure(llvm::StringRef Phase, const PgoBuild &B,
                          const PgoManifest &M, const Workspace &WS);
 /// The merged profile of \p Scenario in the workspace.
 std::string scenarioProfile(const Workspace &WS, llvm::StringRef Scenario);
+
+/// The training is thin when its steady-state runs executed fewer than this
+/// share of the program's instrumented functions, or counted on fewer than
+/// PgoThinCounterShare of their counters: most of the program is then, to
+/// the compile profile, code that never runs, and a workload unlike the
+/// training runs it optimized for size and laid out away from the hot code.
+constexpr double PgoThinFunctionShare = 0.25;
+constexpr double PgoThinCounterShare = 0.15;
+
+/// The coverage of the steady-state training of \p M (its steady
+/// scenarios' profiles together). \returns std::nullopt when no steady
+/// scenario has a profile; an error if one cannot be read.
+llvm::Expected<std::optional<TrainingCoverage>>
+steadyTrainingCoverage(const Workspace &WS, const PgoManifest &M);
+/// \returns whether \p C is thin by PgoThinFunctionShare and
+/// PgoThinCounterShare.
+bool isThinTraining(const TrainingCoverage &C);
+/// Writes `<Prefix>steady-state training: ran <coverage>` and, when the
+/// training is thin, what that costs and what to do about it.
+void describeTraining(const TrainingCoverage &C, llvm::StringRef Prefix,
+                      llvm::raw_ostream &OS);
 
 /// A link of a profiled program as the wrapper recorded it.
 struct RecordedLink {
