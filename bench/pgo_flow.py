@@ -104,7 +104,9 @@ VARIANTS = {
     "no-block": (["--block-layout=off"], "", ""),
     "+inline": ([], "-fpass-plugin={plugin} -mllvm -kiln-inline", "-Wl,-mllvm,-kiln-inline"),
     "+section-placement": ([], "", "-Wl,-mllvm,-kiln-section-placement"),
-    "+strtab": ([], "", "-Wl,-mllvm,-kiln-strtab"),
+    "no-strtab": (["--no-strtab"], "", ""),
+    "function-only": (["--no-split", "--block-layout=off"], "", ""),
+    "plain": (["--no-split", "--no-cs", "--block-layout=off", "--no-strtab"], "", ""),
     "+block-bolt": (["--block-layout=bolt"], "", ""),
     "+block-callgrind": (["--block-layout=callgrind"], "", ""),
 }
@@ -183,8 +185,11 @@ class Program:
 
     def __init__(self, src: Path, exe: str, scenarios: dict, measured: dict,
                  inputs: dict, build=None, built: str | None = None,
-                 output_dir: str | None = None):
+                 output_dir: str | None = None, training: list | None = None):
         self.src, self.exe, self.scenarios = src, exe, scenarios
+        # The training runs, (scenario, arguments) in order: one per
+        # scenario unless the program trains a scenario on several runs.
+        self.training = training or list(scenarios.items())
         self.measured, self.inputs = measured, inputs
         self.build = build or MakeBuild()
         self.built = built or exe
@@ -236,7 +241,7 @@ def run(cmd, cwd: Path, log_file: Path, env=None, stdin=None) -> tuple[subproces
 
 
 def write_makefile(app: Path, exe: str, sources: list[str], cflags: list[str],
-                   linker: str) -> None:
+                   linker: str, libs: list[str] = ()) -> None:
     objs = ["obj/%s.o" % s for s in sources]
     flags = " ".join(cflags)
     lines = [
@@ -245,7 +250,8 @@ def write_makefile(app: Path, exe: str, sources: list[str], cflags: list[str],
         "LDEXTRA =",
         "OBJS = " + " ".join(objs),
         "%s: $(OBJS)" % exe,
-        "\t%s -O2 $(EXTRA) $(LDEXTRA) $(OBJS) -o $@" % linker,
+        "\t%s -O2 $(EXTRA) $(LDEXTRA) $(OBJS) -o $@%s" % (
+            linker, "".join(" " + l for l in libs)),
         "obj/%.c.o: %.c",
         "\t@mkdir -p $(dir $@)",
         "\t$(CC) -std=c11 -O2 %s $(EXTRA) -c $< -o $@" % flags,
@@ -273,19 +279,22 @@ def sample_program(work: Path, args, revision: int = 0) -> Program:
                    dict(scenarios, heldout=["mixed", "--input-seed", "2"]), {})
 
 
-def zstd_program(work: Path) -> Program:
+def makefile_program(work: Path, name: str) -> Program:
+    """A real program of lib/programs.py (zstd, lua, sqlite) with a plain
+    Makefile of its translation units, linked by $(CC)."""
     try:
-        desc = programs.zstd(work, log)
+        desc = programs.PROGRAMS[name](work, log)
     except programs.FetchError as e:
-        raise Step("zstd: %s" % e)
+        raise Step("%s: %s" % (name, e))
     src = work / "app"
     shutil.copytree(desc["dir"], src, symlinks=True)
     cflags = [f if not f.startswith(str(desc["dir"])) else
               str(src / Path(f).relative_to(desc["dir"])) for f in desc["cflags"]]
-    write_makefile(src, desc["exe_name"], desc["sources"], cflags, "$(CC)")
+    write_makefile(src, desc["exe_name"], desc["sources"], cflags, "$(CC)",
+                   desc.get("libs", []))
     sc = desc["scenarios"]
     return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
-                   desc["inputs"])
+                   desc["inputs"], training=desc.get("training"))
 
 
 # The project's own builds of expat 2.5: its shared library, manual page
@@ -372,7 +381,8 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
     # Simulated I1 misses (the caches of bench/run.py) of the steady and
     # held-out runs.
     i1 = {}
-    for mode in ("steady", "heldout"):
+    held = heldout_modes(prog)
+    for mode in ["steady"] + held:
         prog.clear_output(stage)
         out = logs / ("cachegrind.%s.out" % mode)
         proc, _, _ = run([tools["valgrind"], "--tool=cachegrind", "--cache-sim=yes"]
@@ -393,14 +403,23 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
                           text=True, check=True).stdout
     text = sum(int(line.split()[1]) for line in size.splitlines()
                if line.startswith(".text"))
+    ir_each = {m: pages.read_callgrind(str(logs / ("callgrind.%s.out" % m))).total("Ir")
+               for m in held}
     return {"outputs": {m: hashlib.sha256(o).hexdigest() for m, o in outputs.items()},
             "ir_steady": steady_cg.total("Ir"),
-            "ir_heldout": pages.read_callgrind(
-                str(logs / "callgrind.heldout.out")).total("Ir"),
+            "ir_heldout": sum(ir_each.values()), "ir_heldout_each": ir_each,
+            "i1_heldout_each": {m: i1[m] for m in held},
             "startup_pages": startup.pages,
             "startup_lower_bound": startup.lower_bound, "steady_pages": steady.pages,
             "steady_lower_bound": steady.lower_bound, "text_bytes": text,
-            "i1_steady": i1["steady"], "i1_heldout": i1["heldout"]}
+            "i1_steady": i1["steady"], "i1_heldout": sum(i1[m] for m in held)}
+
+
+def heldout_modes(prog: Program) -> list[str]:
+    """The held-out workloads of a program, `heldout` first, then the
+    `heldout-<name>` ones in name order: runs no training executes."""
+    return sorted((m for m in prog.measured if m == "heldout" or m.startswith("heldout-")),
+                  key=lambda m: (m != "heldout", m))
 
 
 def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:
@@ -416,11 +435,13 @@ def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
         [kiln, "pgo", "instrument", "--"] + prog.build.command(args.jobs), app,
         logs / "instrument.log")
-    for mode, margs in prog.scenarios.items():
-        log("%s: kiln pgo run --scenario=%s" % (name, mode))
-        _, times["run_%s_wall_s" % mode], times["run_%s_cpu_s" % mode] = run(
+    for i, (mode, margs) in enumerate(prog.training):
+        log("%s: kiln pgo run --scenario=%s -- %s" % (name, mode, " ".join(margs)))
+        _, wall, cpu = run(
             [kiln, "pgo", "run", "--scenario=" + mode, "--", "./" + prog.built] + margs, app,
-            logs / ("run-%s.log" % mode))
+            logs / ("run-%d-%s.log" % (i, mode)))
+        times["run_%s_wall_s" % mode] = times.get("run_%s_wall_s" % mode, 0.0) + wall
+        times["run_%s_cpu_s" % mode] = times.get("run_%s_cpu_s" % mode, 0.0) + cpu
     return app, times
 
 
@@ -487,9 +508,9 @@ def stock(train: Program, build: Program, work: Path, args, tools: dict,
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
         train.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
         logs / "instrument.log")
-    for mode, margs in train.scenarios.items():
+    for i, (mode, margs) in enumerate(train.training):
         env = dict(os.environ, LLVM_PROFILE_FILE=str(raw / ("%s-%%p-%%m.profraw" % mode)))
-        run(["./" + train.built] + margs, app, logs / ("run-%s.log" % mode), env=env)
+        run(["./" + train.built] + margs, app, logs / ("run-%d-%s.log" % (i, mode)), env=env)
     raws = sorted(str(p) for p in raw.glob("*.profraw"))
     merged = work / (name + ".profdata")
     run([tools["profdata"], "merge", "-o", str(merged)] + raws, app, logs / "merge.log")
@@ -532,22 +553,47 @@ def overhead(prog: Program, work: Path, args, tools: dict) -> list[float]:
     return ratios
 
 
+def worst_heldout(r: dict, ref: dict) -> float:
+    """The highest Ir ratio of one held-out workload against the reference."""
+    return max(r["ir_heldout_each"][m] / ref["ir_heldout_each"][m]
+               for m in ref["ir_heldout_each"])
+
+
 def table(results: dict, ref_name: str) -> str:
     ref = results[ref_name]
-    rows = ["| build | Ir steady | vs stock | Ir held-out | vs stock | I1 steady "
-            "| I1 held-out | .text bytes | startup pages | lower bound | steady pages "
-            "| bound | instrument build CPU s | optimize wall s | optimize build CPU s |",
-            "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = ["| build | Ir steady | vs stock | Ir held-out | vs stock | worst held-out "
+            "| I1 steady | I1 held-out | .text bytes | startup pages | lower bound "
+            "| steady pages | bound | instrument build CPU s | optimize wall s "
+            "| optimize build CPU s |",
+            "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, r in results.items():
-        rows.append("| %s | {:,} | %.4f | {:,} | %.4f | {:,} | {:,} | {:,} | %d | %d | %d "
-                    "| %d | %.1f | %.1f | %.1f |".format(
+        rows.append("| %s | {:,} | %.4f | {:,} | %.4f | %.4f | {:,} | {:,} | {:,} | %d | %d "
+                    "| %d | %d | %.1f | %.1f | %.1f |".format(
                         r["ir_steady"], r["ir_heldout"], r["i1_steady"], r["i1_heldout"],
                         r["text_bytes"]) % (
             name, r["ir_steady"] / ref["ir_steady"],
-            r["ir_heldout"] / ref["ir_heldout"], r["startup_pages"],
+            r["ir_heldout"] / ref["ir_heldout"], worst_heldout(r, ref), r["startup_pages"],
             r["startup_lower_bound"], r["steady_pages"], r["steady_lower_bound"],
             r["times"].get("instrument_cpu_s", 0.0), r["times"]["optimize_wall_s"],
             r["times"]["optimize_cpu_s"]))
+    return "\n".join(rows)
+
+
+def heldout_table(results: dict, ref_name: str) -> str:
+    """Ir of each held-out workload, as a ratio to the reference row (its
+    own Ir in the reference row), and I1 misses likewise."""
+    ref = results[ref_name]
+    modes = list(ref["ir_heldout_each"])
+    rows = ["| build | " + " | ".join("Ir %s" % m for m in modes) + " | "
+            + " | ".join("I1 %s" % m for m in modes) + " |",
+            "|:---|" + "---:|" * (2 * len(modes))]
+    for name, r in results.items():
+        cells = []
+        for key in ("ir_heldout_each", "i1_heldout_each"):
+            for m in modes:
+                cells.append("{:,}".format(r[key][m]) if name == ref_name else
+                             "%.4f" % (r[key][m] / ref[key][m]))
+        rows.append("| %s | %s |" % (name, " | ".join(cells)))
     return "\n".join(rows)
 
 
@@ -573,7 +619,8 @@ def main(argv=None) -> int:
     ap.add_argument("--kiln-bin", default=str(REPO_DIR / "build" / "bin"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--program", choices=("sample", "zstd") + tuple(EXPAT_BUILDS),
+    ap.add_argument("--program", choices=("sample", "zstd", "lua", "sqlite")
+                    + tuple(EXPAT_BUILDS),
                     default="sample")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--variants", default="default",
@@ -612,8 +659,8 @@ def main(argv=None) -> int:
     try:
         if args.program == "sample":
             prog = sample_program(work, args)
-        elif args.program == "zstd":
-            prog = zstd_program(work)
+        elif args.program in ("zstd", "lua", "sqlite"):
+            prog = makefile_program(work, args.program)
         else:
             prog = expat_program(work, args.program)
         ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []
@@ -652,9 +699,11 @@ def main(argv=None) -> int:
     ref_name = next(iter(results))
     same = all(r["outputs"] == results[ref_name]["outputs"] for r in results.values())
     print("%s (%s)\n" % (args.program, "revision %d" % args.stale_revision
-                           if args.stale_revision else "held-out run: " +
-                           " ".join(prog.measured["heldout"])))
+                           if args.stale_revision else "held-out runs: " + "; ".join(
+                               " ".join(prog.measured[m]) for m in heldout_modes(prog))))
     print(table(results, ref_name))
+    print("\nEach held-out workload (Ir, I1 misses; ratios to the first row):\n")
+    print(heldout_table(results, ref_name))
     if stale_rows:
         print("\n" + stale_rows)
     if ratios:

@@ -331,4 +331,313 @@ def expat(work: Path, log: Callable[[str], None]) -> dict:
             "scenarios": scenarios, "inputs": inputs, "output_dir": "out"}
 
 
-PROGRAMS = {"zstd": zstd, "expat": expat}
+# Lua's scripts. The training runs three scripts of one kind of work each
+# (recursion and integer arithmetic, building and sorting a table, string
+# building); the held-out runs six scripts that do other kinds of work, so
+# that the interpreter's dispatch loop runs opcodes, and the libraries run
+# functions, that no training run executed.
+LUA_SCRIPTS = {
+    "startup.lua": """print(_VERSION, math.maxinteger)
+""",
+    "train-calls.lua": """local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local s = 0
+for i = 1, 300000 do s = (s + i * 7) % 1000003 end
+print(fib(25), s)
+""",
+    "train-sort.lua": """local t, x = {}, 42
+for i = 1, 40000 do x = (x * 1103515245 + 12345) % 2147483648; t[i] = x end
+table.sort(t)
+local sum = 0
+for i, v in ipairs(t) do sum = (sum + v * i) % 1000000007 end
+print(#t, t[1], t[#t], sum)
+""",
+    "train-concat.lua": """local parts = {}
+for i = 1, 40000 do parts[#parts + 1] = tostring(i) .. ":" .. (i % 7) end
+local s = table.concat(parts, ",")
+print(#s, s:sub(1, 40), s:sub(-20))
+""",
+    # Floating-point loops (the interpreter's float arithmetic opcodes).
+    "heldout-float.lua": """local function mandel(w)
+  local count = 0
+  for y = 0, w - 1 do
+    local ci = 2.0 * y / w - 1.0
+    for x = 0, w - 1 do
+      local cr, zr, zi, i = 2.5 * x / w - 2.0, 0.0, 0.0, 0
+      while i < 50 and zr * zr + zi * zi < 4.0 do
+        zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci
+        i = i + 1
+      end
+      if i == 50 then count = count + 1 end
+    end
+  end
+  return count
+end
+local acc = 0.0
+for k = 1, 20000 do acc = acc + math.sin(k) * math.sqrt(k) / (1.0 + math.abs(math.cos(k))) end
+print(mandel(110), string.format("%.6f", acc))
+""",
+    # Pattern matching, captures, gsub with functions and format.
+    "heldout-patterns.lua": """local words = {}
+for i = 1, 3000 do words[i] = string.format("w%04d-%s", i, string.rep(string.char(97 + i % 26), 1 + i % 5)) end
+local text = table.concat(words, " ")
+local n, total = 0, 0
+for num, letters in text:gmatch("w(%d+)-(%a+)") do n = n + 1; total = total + tonumber(num) + #letters end
+local up = text:gsub("(%a)(%a*)", function(a, b) return a:upper() .. b end)
+local replaced, count = text:gsub("%d%d", "<%0>")
+print(n, total, #up, count, up:find("W0042", 1, true), replaced:match("<(%d+)>"))
+""",
+    # Coroutines: generators and a producer/consumer pipeline.
+    "heldout-coroutines.lua": """local function gen(n)
+  return coroutine.wrap(function() for i = 1, n do coroutine.yield(i) end end)
+end
+local function filter(src, p)
+  return coroutine.wrap(function() for v in src do if p(v) then coroutine.yield(v) end end end)
+end
+local sum = 0
+for v in filter(gen(60000), function(v) return v % 3 == 0 end) do sum = sum + v end
+local co = coroutine.create(function(a) local s = a while true do s = s + coroutine.yield(s) end end)
+local last
+for i = 1, 20000 do local ok, v = coroutine.resume(co, i); last = v end
+print(sum, last, coroutine.status(co))
+""",
+    # Objects: metatables, metamethods, closures and varargs.
+    "heldout-objects.lua": """local V = {}
+V.__index = V
+function V.new(x, y) return setmetatable({x = x, y = y}, V) end
+V.__add = function(a, b) return V.new(a.x + b.x, a.y + b.y) end
+V.__mul = function(a, k) return V.new(a.x * k, a.y * k) end
+V.__eq = function(a, b) return a.x == b.x and a.y == b.y end
+V.__lt = function(a, b) return a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y end
+V.__tostring = function(a) return "(" .. a.x .. "," .. a.y .. ")" end
+function V:len2() return self.x * self.x + self.y * self.y end
+local function counter() local c = 0 return function(...) c = c + select("#", ...) return c end end
+local tick, acc, best = counter(), V.new(0, 0), V.new(0, 0)
+for i = 1, 30000 do
+  local v = V.new(i % 17, i % 13) * 2
+  acc = acc + v
+  if best < v then best = v end
+  tick(i, v, acc)
+end
+local proxy = setmetatable({}, {__index = function(t, k) return k * 2 end, __len = function() return 7 end})
+print(tostring(acc), tostring(best), acc == V.new(acc.x, acc.y), tick(), proxy[21], #proxy, best:len2())
+""",
+    # The compiler: load() of generated source, many times.
+    "heldout-compile.lua": """local chunks = {}
+for i = 1, 300 do
+  chunks[#chunks + 1] = string.format([[
+    local a, b = %d, {}
+    for j = 1, 10 do b[j] = (a * j) %% 97 end
+    local function f(x) if x > 50 then return x - 1 elseif x > 20 then return x + 1 else return x * 2 end end
+    local s = 0
+    for _, v in ipairs(b) do s = s + f(v) end
+    return s
+  ]], i)
+end
+local total = 0
+for round = 1, 4 do
+  for i, src in ipairs(chunks) do total = total + assert(load(src, "chunk" .. i))() end
+end
+print(total)
+""",
+    # utf8, string.pack, bitwise integer operations, goto and errors.
+    "heldout-bits.lua": """local parts = {}
+for cp = 0x41, 0x41 + 3000 do parts[#parts + 1] = utf8.char(cp) end
+local s = table.concat(parts)
+local cps, h = 0, 0
+for _, c in utf8.codes(s) do cps = cps + 1; h = ((h << 5) ~ (h >> 3) ~ c) & 0xffffffff end
+local packed = {}
+for i = 1, 4000 do packed[#packed + 1] = string.pack("<i4d", i, i / 8) end
+local blob, sum = table.concat(packed), 0
+for pos = 1, #blob, 12 do local a, b = string.unpack("<i4d", blob, pos); sum = sum + a + b end
+local errors = 0
+for i = 1, 5000 do
+  local ok = pcall(function() if i % 3 == 0 then error({code = i}) end return i end)
+  if not ok then errors = errors + 1 end
+end
+local i, odd = 0, 0
+::top::
+i = i + 1
+if i % 2 == 1 then odd = odd + 1 end
+if i < 10000 then goto top end
+print(utf8.len(s), cps, h, sum, errors, odd, 7 // 2, -7 // 2, 1 << 62)
+""",
+}
+
+
+def lua_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes], list]:
+    """Lua's scenarios (interpreter arguments), the scripts they run, and the
+    training runs (scenario, arguments): the startup prints the version;
+    the steady state is three scripts, each of one kind; the six held-out
+    scripts do other kinds of work (see LUA_SCRIPTS)."""
+    training = [("startup", ["startup.lua"])] + [
+        ("steady", [name]) for name in ("train-calls.lua", "train-sort.lua",
+                                         "train-concat.lua")]
+    scenarios = {"startup": ["startup.lua"], "steady": ["train-calls.lua"]}
+    for name in sorted(LUA_SCRIPTS):
+        if name.startswith("heldout-"):
+            scenarios[name[:-len(".lua")]] = [name]
+    inputs = {name: text.encode() for name, text in LUA_SCRIPTS.items()}
+    return scenarios, inputs, training
+
+
+# Lua's translation units: the core and the standard libraries (src/Makefile's
+# CORE_O and LIB_O) and the stand-alone interpreter.
+LUA_SOURCES = ["lapi.c", "lcode.c", "lctype.c", "ldebug.c", "ldo.c", "ldump.c",
+               "lfunc.c", "lgc.c", "llex.c", "lmem.c", "lobject.c", "lopcodes.c",
+               "lparser.c", "lstate.c", "lstring.c", "ltable.c", "ltm.c",
+               "lundump.c", "lvm.c", "lzio.c", "lauxlib.c", "lbaselib.c",
+               "lcorolib.c", "ldblib.c", "liolib.c", "lmathlib.c", "loadlib.c",
+               "loslib.c", "lstrlib.c", "ltablib.c", "lutf8lib.c", "linit.c", "lua.c"]
+
+
+def lua(work: Path, log: Callable[[str], None]) -> dict:
+    """Lua 5.4 (Debian package `lua5.4`): the stand-alone interpreter, with
+    the core and libraries linked in. One change to its configuration: a
+    fixed string-hash seed (luai_makeseed, which Lua otherwise draws from
+    the time and the addresses of a heap block, a local and a function):
+    with it, two runs, and two builds, hash and iterate tables the same way
+    and count the same instructions."""
+    tree = fetch_source("lua5.4", work / "src-lua", log)
+    for name in LUA_SOURCES:
+        if not (tree / "src" / name).is_file():
+            raise FetchError("missing src/%s in %s" % (name, tree))
+    bench_dir = tree / "kiln-bench"
+    bench_dir.mkdir(exist_ok=True)
+    (bench_dir / "fixed_seed.h").write_text(
+        "/* Written by Kiln's bench/lib/programs.py: Lua's string-hash seed, fixed,\n"
+        "   so that the benchmark's runs are deterministic (lstate.c). */\n"
+        "#define luai_makeseed(L) 0x5a5a5a5au\n")
+    # Debian's luaconf.h includes the header its packaging writes (the
+    # multiarch triplet of the C module path); the tree does not have it.
+    (bench_dir / "lua5.4-deb-multiarch.h").write_text(
+        "/* Written by Kiln's bench/lib/programs.py, as Debian's packaging does. */\n"
+        "#define DEB_HOST_MULTIARCH \"x86_64-linux-gnu\"\n")
+    scenarios, inputs, training = lua_scenarios()
+    return {"name": "lua", "dir": tree, "exe_name": "lua",
+            "sources": ["src/" + s for s in LUA_SOURCES],
+            "cflags": ["-DLUA_COMPAT_5_3", "-DLUA_USE_LINUX", "-I", str(bench_dir),
+                       "-include", str(bench_dir / "fixed_seed.h")],
+            "libs": ["-lm", "-ldl"],
+            "scenarios": scenarios, "inputs": inputs, "training": training}
+
+
+# SQLite's scripts, run by its shell on an in-memory database. The training
+# runs three scripts of one kind each (inserts and scans, index lookups,
+# grouping); the held-out runs six that use other parts of the engine (string
+# and JSON functions, window functions, joins and compound selects, updates
+# with triggers, dates and math).
+_SQL_TABLE = """CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT);
+WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < %d)
+INSERT INTO t SELECT x, (x * 7919) %% 10007, 'row-' || x FROM s;
+"""
+SQLITE_SCRIPTS = {
+    "startup.sql": "SELECT 1 + 1;\n",
+    "train-scan.sql": _SQL_TABLE % 60000 + """SELECT count(*), sum(b), max(c) FROM t WHERE b % 7 = 3;
+SELECT count(*) FROM t WHERE c > 'row-5';
+""",
+    "train-index.sql": _SQL_TABLE % 40000 + """CREATE INDEX tb ON t(b);
+WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 20000)
+SELECT sum(t.a) FROM s JOIN t ON t.b = (s.x * 31) % 10007;
+SELECT count(*) FROM t WHERE a BETWEEN 1000 AND 30000 AND b < 5000;
+""",
+    "train-group.sql": _SQL_TABLE % 40000 + """SELECT b % 50, count(*), sum(a), min(c) FROM t GROUP BY 1 ORDER BY 1 LIMIT 5;
+SELECT count(DISTINCT b % 1000) FROM t;
+""",
+    "heldout-strings.sql": _SQL_TABLE % 20000 + """SELECT count(*) FROM t WHERE c LIKE '%7_3%';
+SELECT count(*) FROM t WHERE c GLOB 'row-1*9';
+SELECT sum(length(replace(upper(c), 'ROW', 'line'))), sum(instr(c, '42')) FROM t;
+SELECT printf('%08.3f|%-6s|%x', b / 7.0, substr(c, 5, 3), a) FROM t WHERE a % 4000 = 0;
+SELECT group_concat(trim(substr(c, 5), '0123'), ';') FROM t WHERE a < 40;
+""",
+    "heldout-json.sql": _SQL_TABLE % 8000 + """CREATE TABLE j AS SELECT a, json_object('id', a, 'tags', json_array(b % 3, b % 5, c), 'nested', json_object('v', b)) AS doc FROM t;
+SELECT sum(json_extract(doc, '$.nested.v')), count(*) FROM j WHERE json_extract(doc, '$.tags[0]') = 1;
+SELECT count(*), sum(value = 2) FROM j, json_each(j.doc, '$.tags');
+SELECT length(json_group_array(json_extract(doc, '$.id'))) FROM j WHERE a % 10 = 0;
+""",
+    "heldout-windows.sql": _SQL_TABLE % 20000 + """SELECT sum(r), sum(running) FROM (SELECT row_number() OVER (PARTITION BY b % 10 ORDER BY a) AS r, sum(b) OVER (ORDER BY a ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS running FROM t);
+SELECT a, lag(b) OVER w, lead(b, 2) OVER w, rank() OVER (ORDER BY b % 100) FROM t WINDOW w AS (ORDER BY a) LIMIT 3 OFFSET 5000;
+""",
+    "heldout-joins.sql": _SQL_TABLE % 12000 + """CREATE TABLE u(k TEXT COLLATE NOCASE, v INTEGER);
+INSERT INTO u SELECT upper(c), b FROM t WHERE a % 3 = 0;
+SELECT count(*) FROM t JOIN u ON u.k = t.c WHERE u.v > 100;
+SELECT count(*) FROM (SELECT b FROM t WHERE a % 2 = 0 UNION SELECT v FROM u EXCEPT SELECT b FROM t WHERE a % 5 = 0);
+SELECT k FROM u WHERE v IN (SELECT b FROM t WHERE a % 97 = 0) ORDER BY k DESC LIMIT 3;
+CREATE INDEX uv ON u(v);
+SELECT count(*) FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.v = t.b + 1);
+""",
+    "heldout-writes.sql": _SQL_TABLE % 10000 + """CREATE TABLE log(n INTEGER, what TEXT);
+CREATE TRIGGER tu AFTER UPDATE ON t BEGIN INSERT INTO log VALUES (new.a, 'u'); END;
+CREATE UNIQUE INDEX tc ON t(c);
+BEGIN;
+UPDATE t SET b = b + 1 WHERE a % 3 = 0;
+SAVEPOINT sp; DELETE FROM t WHERE a % 5 = 0; ROLLBACK TO sp; RELEASE sp;
+DELETE FROM t WHERE a % 7 = 0;
+INSERT INTO t(a, b, c) VALUES (5, 0, 'dup') ON CONFLICT(a) DO UPDATE SET b = excluded.b + 1000;
+COMMIT;
+SELECT count(*), sum(b) FROM t; SELECT count(*) FROM log;
+""",
+    "heldout-dates.sql": _SQL_TABLE % 15000 + """SELECT count(DISTINCT strftime('%Y-%m', '2000-01-01', '+' || a || ' days')) FROM t;
+SELECT sum(julianday(date('2020-02-28', '+' || (b % 400) || ' days')) - 2458907) FROM t;
+SELECT printf('%.6f', sum(sqrt(a) + ln(b + 1) + pow(b % 10, 1.5) + sin(a))) FROM t;
+SELECT CAST(avg(CAST(c AS BLOB) > x'726f772d35') * 1000 AS INTEGER), total(round(b / 3.0, 2)) FROM t;
+""",
+}
+
+
+def sqlite_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes], list]:
+    """SQLite's scenarios (shell arguments), the scripts they read and the
+    training runs (see SQLITE_SCRIPTS); every run is `sqlite3 :memory:
+    .read SCRIPT`."""
+    def read(name: str) -> list[str]:
+        return [":memory:", ".read " + name]
+    training = [("startup", read("startup.sql"))] + [
+        ("steady", read(name)) for name in ("train-scan.sql", "train-index.sql",
+                                             "train-group.sql")]
+    scenarios = {"startup": read("startup.sql"), "steady": read("train-scan.sql")}
+    for name in sorted(SQLITE_SCRIPTS):
+        if name.startswith("heldout-"):
+            scenarios[name[:-len(".sql")]] = read(name)
+    inputs = {name: text.encode() for name, text in SQLITE_SCRIPTS.items()}
+    return scenarios, inputs, training
+
+
+def sqlite(work: Path, log: Callable[[str], None]) -> dict:
+    """SQLite 3.40 (Debian package `sqlite3`): its shell and the engine, from
+    the amalgamation (`sqlite3.c`, `shell.c`), the two files SQLite's own
+    distribution builds its shell from. The Debian source is SQLite's tree,
+    so the amalgamation is generated from it once (its configure and `make
+    sqlite3.c shell.c`, which need a C compiler and tclsh). Single-threaded,
+    without loadable extensions, with the math functions."""
+    tree = fetch_source("sqlite3", work / "src-sqlite", log)
+    amalgamation = work / "src-sqlite-amalgamation"
+    if not (amalgamation / "sqlite3.c").is_file() or not (amalgamation / "shell.c").is_file():
+        if shutil.which("tclsh") is None:
+            log("installing tcl (SQLite's amalgamation is generated by Tcl scripts)")
+            if _run(["apt-get", "install", "-y", "-qq", "tcl"]).returncode:
+                raise FetchError("cannot install tcl")
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if cc is None:
+            raise FetchError("generating SQLite's amalgamation needs a C compiler (cc)")
+        scratch = work / "src-sqlite-build"
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir(parents=True)
+        log("generating SQLite's amalgamation in %s" % scratch)
+        for cmd in ([str(tree / "configure"), "CC=" + cc, "--disable-tcl"],
+                    ["make", "sqlite3.c", "shell.c"]):
+            proc = _run(cmd, cwd=scratch)
+            if proc.returncode:
+                raise FetchError("%s failed: %s" % (" ".join(cmd[:2]), proc.stderr[-800:]))
+        amalgamation.mkdir(exist_ok=True)
+        for name in ("sqlite3.c", "sqlite3.h", "sqlite3ext.h", "shell.c"):
+            shutil.copy2(scratch / name, amalgamation / name)
+        shutil.rmtree(scratch)
+    scenarios, inputs, training = sqlite_scenarios()
+    return {"name": "sqlite", "dir": amalgamation, "exe_name": "sqlite3",
+            "sources": ["shell.c", "sqlite3.c"],
+            "cflags": ["-D_GNU_SOURCE", "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION",
+                       "-DSQLITE_ENABLE_MATH_FUNCTIONS", "-I", str(amalgamation)],
+            "libs": ["-lm"],
+            "scenarios": scenarios, "inputs": inputs, "training": training}
+
+
+PROGRAMS = {"zstd": zstd, "expat": expat, "lua": lua, "sqlite": sqlite}
