@@ -139,6 +139,7 @@ public:
 private:
   std::optional<SkipReason> checkFunction(uint32_t FI) const;
   void planFunction(uint32_t FI);
+  bool isInsideUnseen(const BlockFunction &F) const;
   std::vector<ClusterKind> classifyBlocks(const BlockFunction &F,
                                           const BlocksRun &Run) const;
   void keepSmallPartsTogether(const BlockFunction &F,
@@ -384,6 +385,41 @@ std::vector<uint32_t> BlockPlanner::orderCluster(const BlockFunction &F,
   return Ordered;
 }
 
+// A profile that saw a function's entry run but no control leave it, in a
+// function with blocks besides its entry and its landing pads, did not see
+// inside the function: an entry block that does not return has a successor
+// that ran as often as it did, and one that returns reaches no other block
+// but by an exception. llvm-bolt -instrument leaves such functions (the
+// ones it cannot rewrite, with jump tables it cannot bound, such as Lua's
+// luaV_execute and llex) with their entry's count and nothing else. Taken
+// at its word, that profile puts the whole body among the never-run blocks
+// (fn.cold), the interpreter's loop included. The rule can also catch a
+// function whose entry returned and whose other blocks only an exception
+// reaches (the code after a landing pad): that one is laid out whole too,
+// which costs the split of its exception code and nothing else.
+bool BlockPlanner::isInsideUnseen(const BlockFunction &F) const {
+  if (llvm::none_of(llvm::drop_begin(F.Blocks),
+                    [](const ProfiledBlock &B) { return !B.IsEHPad; }))
+    return false;
+  auto Any = [](const ScenarioCounts &Counts) {
+    return llvm::any_of(Counts, [](uint64_t C) { return C > 0; });
+  };
+  if (!Any(F.Blocks[0].Counts))
+    return false;
+  for (const BlockEdge &E : F.Edges)
+    if (E.From == 0 && Any(E.Counts))
+      return false;
+  // A block other than the entry that ran (by a call from it, say) shows
+  // the profile did see inside.
+  for (uint32_t B = 1; B < F.Blocks.size(); ++B)
+    if (Any(F.Blocks[B].Counts))
+      return false;
+  for (const BlockCall &C : F.Calls)
+    if (C.FromBlock != 0 && Any(C.Counts))
+      return false;
+  return true;
+}
+
 void BlockPlanner::planFunction(uint32_t FI) {
   const BlockFunction &F = Profile.Functions[FI];
   BlocksRun Run(Profile, F);
@@ -405,13 +441,16 @@ void BlockPlanner::planFunction(uint32_t FI) {
   Kinds[0] = RanAtStartup && RanInSteadyState ? ClusterKind::Shared
              : RanAtStartup                   ? ClusterKind::Startup
                                               : ClusterKind::Steady;
-  if (F.SharedName) {
+  const bool Unseen = !F.SharedName && isInsideUnseen(F);
+  if (F.SharedName || Unseen) {
     // LLVM applies a sections profile's entry to every function of the
     // name, whose block IDs are another function's: this one stays whole
     // (a cluster of all its blocks, in the compiler's order), and the
-    // ordering file places all functions of the name with it.
+    // ordering file places all functions of the name with it. A function
+    // whose profile saw only its entry stays whole too: its other blocks
+    // are not known to be never-run (isInsideUnseen).
     llvm::fill(Kinds, ClusterKind(Kinds[0]));
-    ++Result.NumSharedNames;
+    ++(Unseen ? Result.NumInsideUnseen : Result.NumSharedNames);
   } else {
     keepSmallPartsTogether(F, Kinds);
     keepLandingPadsTogether(F, Kinds);
@@ -421,7 +460,7 @@ void BlockPlanner::planFunction(uint32_t FI) {
   // the next lines in kind order, the never-run blocks unlisted.
   ClusteredFunction CF;
   CF.Function = FI;
-  CF.Whole = F.SharedName;
+  CF.Whole = F.SharedName || Unseen;
   std::vector<uint32_t> ClusterOf(F.Blocks.size());
   const ClusterKind EntryKind = Kinds[0];
   SmallVector<ClusterKind, NumClusterKinds> ByNumber = {EntryKind};

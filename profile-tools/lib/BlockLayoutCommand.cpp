@@ -208,6 +208,7 @@ static void writeReport(const BlockLayoutResult &R, StringRef Input,
     J.attribute("startup_page_bound", int64_t(R.StartupPageBound));
     J.attribute("small_parts_kept", int64_t(R.Layout.NumTinyPartsKept));
     J.attribute("shared_names_whole", int64_t(R.Layout.NumSharedNames));
+    J.attribute("inside_unseen_whole", int64_t(R.Layout.NumInsideUnseen));
     J.attribute("landing_pads_moved", int64_t(R.Layout.NumEHPadsMoved));
     J.attribute("symbols_ordered", int64_t(R.Order.Written));
     J.attributeArray("layout", [&] {
@@ -284,6 +285,10 @@ static void printSummary(const BlockLayoutResult &R,
   if (L.NumSharedNames)
     Diag << "  functions laid out whole, by a name other functions share: "
          << L.NumSharedNames << '\n';
+  if (L.NumInsideUnseen)
+    Diag << "  functions laid out whole, their profile saw only their entry "
+            "run (the profiler could not see inside them): "
+         << L.NumInsideUnseen << '\n';
   if (R.Match)
     printMatchSummary(*R.Match, Diag);
   if (L.Skipped.empty())

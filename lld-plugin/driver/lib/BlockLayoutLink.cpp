@@ -77,6 +77,7 @@ struct PlannedBlockProfile {
   size_t Ran = 0;       ///< Functions some scenario ran.
   size_t Skipped = 0;   ///< Left out by the planner (SkipReason).
   size_t Whole = 0;     ///< Placed whole by a name others share.
+  size_t Unseen = 0;    ///< Placed whole: their profile saw only the entry.
 };
 } // namespace
 
@@ -210,6 +211,7 @@ planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
   Planned.Ran = Profile->Functions.size() - Layout.NumNotRun;
   Planned.Skipped = Layout.Skipped.size();
   Planned.Whole = Layout.NumSharedNames;
+  Planned.Unseen = Layout.NumInsideUnseen;
   return Planned;
 }
 
@@ -225,8 +227,10 @@ static void summarizeBlockProfile(const PlannedBlockProfile &Planned,
   WithColor::warning(Diag, ToolName)
       << Planned.Path << ": block layout for " << Check.Kept << " of "
       << Planned.Ran << " function(s) that ran; " << Planned.Whole
-      << " laid out whole, by a name other functions share; left out, with "
-         "function-level layout: "
+      << " laid out whole, by a name other functions share; "
+      << Planned.Unseen
+      << " laid out whole, the profile saw only their entry run; left out, "
+         "with function-level layout: "
       << Check.NotInLink << " not in the link's bitcode, " << Check.Refused
       << " refused, " << Planned.Skipped << " skipped by the planner\n";
 }

@@ -440,4 +440,58 @@ TEST(BlockLayout, SharedNamesStayWholeAndOutOfTheSectionsProfile) {
   EXPECT_EQ(getClusterSymbolName("init", L.Clusters[0]), "init");
 }
 
+TEST(BlockLayout, AFunctionSeenOnlyAtItsEntryStaysWhole) {
+  // llvm-bolt -instrument gives a function it cannot rewrite (an
+  // interpreter's dispatch loop) its entry's count and nothing else: the
+  // rest of it is not known never to run, so it is not moved to fn.cold.
+  ProfileBuilder B;
+  B.function("dispatch");
+  B.block(0, 16, {2, 40});
+  B.block(1, 64, {0, 0});
+  B.block(2, 64, {0, 0});
+  BlockLayout L = planBlockLayout(B.P);
+  ASSERT_EQ(L.Functions.size(), 1u);
+  EXPECT_TRUE(L.Functions[0].Whole);
+  EXPECT_EQ(L.NumInsideUnseen, 1u);
+  EXPECT_EQ(L.NumSharedNames, 0u);
+  ASSERT_EQ(L.Clusters.size(), 1u);
+  EXPECT_EQ(L.Clusters[0].Kind, ClusterKind::Shared);
+  EXPECT_THAT(blockIDs(B.P, L.Clusters[0]), ElementsAre(0, 1, 2));
+}
+
+TEST(BlockLayout, AFunctionSeenInsideIsCut) {
+  // The same entry count with one edge out of the entry, or a call from
+  // another block, or that block's own count: the profile saw inside, and
+  // the block no run executed goes to the cold part.
+  for (int Evidence = 0; Evidence < 3; ++Evidence) {
+    ProfileBuilder B;
+    B.function("callee");
+    B.block(0, 16, {0, 0});
+    B.function("work");
+    B.block(0, 16, {2, 40});
+    B.block(1, 64, {0, Evidence == 2 ? 40u : 0u});
+    B.block(2, 64, {0, 0});
+    if (Evidence == 0)
+      B.edge(0, 1, {2, 40});
+    if (Evidence == 1)
+      B.call(1, 0, {2, 40});
+    BlockLayout L = planBlockLayout(B.P);
+    EXPECT_EQ(L.NumInsideUnseen, 0u) << "evidence " << Evidence;
+    ASSERT_FALSE(L.Functions.empty());
+    EXPECT_FALSE(L.Functions.back().Whole) << "evidence " << Evidence;
+    EXPECT_EQ(L.getNumClusters(ClusterKind::Cold), 1u)
+        << "evidence " << Evidence;
+  }
+}
+
+TEST(BlockLayout, AOneBlockFunctionIsNotUnseen) {
+  ProfileBuilder B;
+  B.function("leaf");
+  B.block(0, 32, {1, 9});
+  BlockLayout L = planBlockLayout(B.P);
+  EXPECT_EQ(L.NumInsideUnseen, 0u);
+  ASSERT_EQ(L.Functions.size(), 1u);
+  EXPECT_FALSE(L.Functions[0].Whole);
+}
+
 } // namespace

@@ -110,9 +110,10 @@ struct ClusteredFunction {
   /// Indices into BlockLayout::Clusters: the listed clusters by Number (the
   /// entry cluster first), then the cold one if any.
   llvm::SmallVector<uint32_t, 4> Clusters;
-  /// Its name is shared (BlockFunction::SharedName): one cluster of all its
-  /// blocks in the compiler's order, left out of the basic-block-sections
-  /// profile and placed by name, with every function of that name.
+  /// Its name is shared (BlockFunction::SharedName), or its profile saw
+  /// only its entry run: one cluster of all its blocks in the compiler's
+  /// order, left out of the basic-block-sections profile and placed by
+  /// name (with every function of that name).
   bool Whole = false;
 };
 
@@ -166,6 +167,9 @@ struct BlockLayout {
   uint32_t NumTinyPartsKept = 0;
   /// Functions laid out whole because other functions have their name.
   uint32_t NumSharedNames = 0;
+  /// Functions laid out whole because their profile saw only their entry
+  /// run (a profiler that could not see inside them; see BlockLayout.cpp).
+  uint32_t NumInsideUnseen = 0;
   /// Landing pads moved to the cluster of the function's other pads.
   uint32_t NumEHPadsMoved = 0;
   /// Per ClusterKind, the bytes of the clustered functions' blocks of that
