@@ -22,6 +22,8 @@
 
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/OutputFile.h"
+#include "kiln/Layout/BlockLayout.h"
+#include "kiln/Sources/BlockProfileText.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/EvalCommand.h"
 #include "kiln/Tools/PgoWorkspace.h"
@@ -57,6 +59,11 @@ struct ProgramInputs {
   std::string LinkReport; ///< kiln-lld's report ("": not recorded).
   /// Why LinkReport and Unordered are missing, when they are.
   std::string WhyNotRecorded;
+  /// What block layout did to this program: "done", why it kept its
+  /// function-level layout, or "" when block layout was off.
+  std::string BlockLayoutOutcome;
+  /// The block profile it was relinked from, when it was.
+  std::string BlockProfile;
 };
 
 /// What the build ran, for the kinds of decision it may not have made.
@@ -69,6 +76,8 @@ struct BuildFacts {
   /// Per program, what block layout did: "<program>: <source>: done" or
   /// "<program>: <source>: <why not>"; empty when it was off.
   std::vector<std::string> BlockLayouts;
+  /// Where the block profiles came from ("bolt", "callgrind"; "" when off).
+  std::string BlockLayoutSource;
 };
 } // namespace
 
@@ -128,10 +137,61 @@ static json::Object describeUnrecorded(const BuildFacts &Build, StringRef Flag,
                                 " (" + Flag + "): " + Default);
 }
 
+/// What block layout did to \p In: the planner's clusters, planned again
+/// from the block profile the program was relinked from (the plan is
+/// deterministic: the same profile gives kiln-lld's plan), or why there
+/// are none.
+static json::Object describeBlockLayout(const BuildFacts &Build,
+                                        const ProgramInputs &In) {
+  if (!Build.Recorded)
+    return notMade("not recorded",
+                   "outside the kiln pgo flow the report reads only the "
+                   "inputs given on its command line");
+  if (In.BlockLayoutOutcome.empty())
+    return notMade("not run", "the optimize build did not lay out blocks (" +
+                                  Build.Switches + ")");
+  if (In.BlockProfile.empty())
+    return notMade("not made", "the program kept its function-level layout: " +
+                                   In.BlockLayoutOutcome);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      getInputFile(In.BlockProfile, /*IsText=*/true);
+  if (!Buffer)
+    return notMade("not recorded", In.BlockProfile + ": " +
+                                       Buffer.getError().message());
+  Expected<layout::BlockProfile> Profile =
+      parseBlockProfile((*Buffer)->getMemBufferRef());
+  if (!Profile)
+    return notMade("not recorded", toString(Profile.takeError()));
+  layout::BlockLayout L = layout::planBlockLayout(*Profile);
+  json::Array Clusters;
+  for (layout::ClusterKind K :
+       {layout::ClusterKind::Startup, layout::ClusterKind::Shared,
+        layout::ClusterKind::Steady, layout::ClusterKind::Cold})
+    Clusters.push_back(
+        json::Object{{"kind", layout::getClusterKindName(K).str()},
+                     {"clusters", int64_t(L.getNumClusters(K))},
+                     {"bytes", int64_t(L.getClusterBytes(K))}});
+  uint64_t StartupBytes = L.getStartupRunBytes();
+  return json::Object{
+      {"status", "recorded"},
+      {"source", Build.BlockLayoutSource},
+      {"profile", In.BlockProfile},
+      {"functions", int64_t(L.Functions.size())},
+      {"whole_shared_names", int64_t(L.NumSharedNames)},
+      {"whole_inside_unseen", int64_t(L.NumInsideUnseen)},
+      {"not_run", int64_t(L.NumNotRun)},
+      {"skipped", int64_t(L.Skipped.size())},
+      {"clusters", std::move(Clusters)},
+      {"startup_run_bytes", int64_t(StartupBytes)},
+      {"startup_block_bound",
+       int64_t((StartupBytes + ReportPageSize - 1) / ReportPageSize)}};
+}
+
 static json::Object describeDecisions(const BuildFacts &Build,
+                                      const ProgramInputs &In,
                                       const json::Value *LinkReport,
-                                      StringRef WhyNoLinkReport,
                                       json::Array Parts) {
+  StringRef WhyNoLinkReport = In.WhyNotRecorded;
   json::Object D;
   if (LinkReport) {
     const json::Object &R = *LinkReport->getAsObject();
@@ -172,6 +232,7 @@ static json::Object describeDecisions(const BuildFacts &Build,
   D["string_tables"] =
       describeUnrecorded(Build, "-kiln-strtab", "string-table lowering",
                          "no string table was lowered or refused");
+  D["block_layout"] = describeBlockLayout(Build, In);
   return D;
 }
 
@@ -253,9 +314,13 @@ static Expected<json::Object> reportProgram(const ProgramInputs &In,
     Layouts.push_back(std::move(*Before));
   }
   json::Array Parts;
-  Expected<json::Object> After =
-      measureLayout("after", "the program as linked with Kiln's order",
-                    In.Program, Scenarios, &Parts, Diag);
+  Expected<json::Object> After = measureLayout(
+      "after",
+      In.BlockProfile.empty()
+          ? "the program as linked with Kiln's order"
+          : "the program as relinked with Kiln's block layout (its "
+            "functions' clusters in the block plan's order)",
+      In.Program, Scenarios, &Parts, Diag);
   if (!After)
     return After.takeError();
   Layouts.push_back(std::move(*After));
@@ -263,8 +328,8 @@ static Expected<json::Object> reportProgram(const ProgramInputs &In,
                  {"link_report", In.LinkReport},
                  {"unordered", In.Unordered},
                  {"decisions",
-                  describeDecisions(Build, LinkReport ? &*LinkReport : nullptr,
-                                    In.WhyNotRecorded, std::move(Parts))},
+                  describeDecisions(Build, In, LinkReport ? &*LinkReport : nullptr,
+                                    std::move(Parts))},
                  {"layouts", std::move(Layouts)}};
   if (In.Unordered.empty())
     P["before_missing"] = In.WhyNotRecorded;
@@ -293,6 +358,7 @@ static Error readWorkspace(const ReportOptions &Opts,
                        ? std::string("no switches")
                        : join(M->Optimize->Options, " ");
   Build.CSRelink = M->Optimize->ContextSensitive;
+  Build.BlockLayoutSource = M->Optimize->BlockLayoutSource;
   for (const PgoBlockLayout &L : M->Optimize->BlockLayouts)
     Build.BlockLayouts.push_back(
         L.Program + ": " + M->Optimize->BlockLayoutSource + ": " + L.Outcome);
@@ -321,6 +387,12 @@ static Error readWorkspace(const ReportOptions &Opts,
       continue; // Not linked again: not optimized (optimize warned).
     ProgramInputs P;
     P.Program = Targets[I].Path;
+    for (const PgoBlockLayout &L : M->Optimize->BlockLayouts)
+      if (L.Program == P.Program) {
+        P.BlockLayoutOutcome = L.Outcome;
+        if (L.Outcome == "done")
+          P.BlockProfile = L.Profile;
+      }
     std::string Stem = WS.path(Twine(PgoLinkRecordDir) + "/" + Twine(I));
     if (sys::fs::exists(Stem + ".json"))
       P.LinkReport = Stem + ".json";

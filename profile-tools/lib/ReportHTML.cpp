@@ -128,7 +128,8 @@ static void writeDecisionList(const json::Object &Program, raw_ostream &OS) {
                                          {"split", "split parts"},
                                          {"imports", "ThinLTO imports"},
                                          {"inlining", "inlining"},
-                                         {"string_tables", "string tables"}};
+                                         {"string_tables", "string tables"},
+                                         {"block_layout", "block layout"}};
   for (const auto &[Key, Title] : Kinds) {
     const json::Object *K = D->getObject(Key);
     if (!K)
@@ -151,6 +152,21 @@ static void writeDecisionList(const json::Object &Program, raw_ostream &OS) {
     }
     if (const json::Array *Parts = K->getArray("parts"))
       OS << ", " << Parts->size() << " parts";
+    if (const json::Array *Clusters = K->getArray("clusters")) {
+      OS << ", " << getInt(*K, "functions") << " functions in clusters (";
+      bool First = true;
+      for (const json::Value &C : *Clusters)
+        if (const json::Object *CO = C.getAsObject()) {
+          OS << (First ? "" : ", ");
+          writeEscaped(OS, getString(*CO, "kind"));
+          OS << " " << getInt(*CO, "clusters") << " of "
+             << getInt(*CO, "bytes") << " bytes";
+          First = false;
+        }
+      OS << "); startup ran " << getInt(*K, "startup_run_bytes")
+         << " bytes of blocks, bound " << getInt(*K, "startup_block_bound")
+         << " pages";
+    }
     StringRef Reason = getString(*K, "reason");
     if (!Reason.empty()) {
       OS << ": ";
