@@ -78,6 +78,8 @@ struct BuildFacts {
   std::vector<std::string> BlockLayouts;
   /// Where the block profiles came from ("bolt", "callgrind"; "" when off).
   std::string BlockLayoutSource;
+  /// How much of the program the steady-state training ran.
+  std::optional<TrainingCoverage> SteadyTraining;
 };
 } // namespace
 
@@ -359,6 +361,11 @@ static Error readWorkspace(const ReportOptions &Opts,
                        : join(M->Optimize->Options, " ");
   Build.CSRelink = M->Optimize->ContextSensitive;
   Build.BlockLayoutSource = M->Optimize->BlockLayoutSource;
+  Expected<std::optional<TrainingCoverage>> Coverage =
+      pgo::steadyTrainingCoverage(WS, *M);
+  if (!Coverage)
+    return Coverage.takeError();
+  Build.SteadyTraining = *Coverage;
   for (const PgoBlockLayout &L : M->Optimize->BlockLayouts)
     Build.BlockLayouts.push_back(
         L.Program + ": " + M->Optimize->BlockLayoutSource + ": " + L.Outcome);
@@ -474,6 +481,14 @@ Expected<json::Value> kiln::gatherReport(const ReportOptions &Opts,
                      {"switches", Build.Switches},
                      {"context_sensitive_relink", Build.CSRelink},
                      {"block_layout", Build.BlockLayouts}};
+  if (const std::optional<TrainingCoverage> &T = Build.SteadyTraining)
+    Report.getObject("build")->try_emplace(
+        "steady_training",
+        json::Object{{"functions", int64_t(T->Functions)},
+                     {"executed_functions", int64_t(T->ExecutedFunctions)},
+                     {"counters", int64_t(T->Counters)},
+                     {"nonzero_counters", int64_t(T->NonZeroCounters)},
+                     {"thin", pgo::isThinTraining(*T)}});
   return json::Value(std::move(Report));
 }
 

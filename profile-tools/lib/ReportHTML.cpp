@@ -403,16 +403,30 @@ void kiln::writeReportHTML(const json::Value &Report, raw_ostream &OS) {
     OS << "</code>; optimize switches: ";
     writeEscaped(OS, getString(*Build, "switches"));
     OS << ".</p>\n";
-    // Block layout relinks a program after the link this report reads:
-    // its figures are the function-level layout's.
+    // Block layout relinks a program after its function-level link: the
+    // "after" layout is the relinked program, measured with the
+    // function-level profiles, so every cluster of a function that ran
+    // counts as run.
     if (const json::Array *Blocks = Build->getArray("block_layout"))
       for (const json::Value &B : *Blocks)
         if (std::optional<StringRef> Line = B.getAsString()) {
-          OS << "<p>Block layout (the figures below are of the function-level "
-                "link before it): <code>";
+          OS << "<p>Block layout (the <i>after</i> layout below is the "
+                "relinked program; with function-level profiles, every "
+                "cluster of a function that ran counts as run): <code>";
           writeEscaped(OS, *Line);
           OS << "</code>.</p>\n";
         }
+    if (const json::Object *T = Build->getObject("steady_training")) {
+      OS << "<p>Steady-state training: ran " << getInt(*T, "executed_functions")
+         << " of " << getInt(*T, "functions") << " functions, "
+         << getInt(*T, "nonzero_counters") << " of " << getInt(*T, "counters")
+         << " counters";
+      if (T->getBoolean("thin").value_or(false))
+        OS << " &mdash; <b>thin training</b>: the code it did not run is "
+              "optimized and laid out as code that never runs; add "
+              "steady-state runs that do what the program's users do";
+      OS << ".</p>\n";
+    }
   }
   OS << "<p>Scenarios:";
   if (const json::Array *Scenarios = R.getArray("scenarios"))
