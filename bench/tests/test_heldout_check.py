@@ -33,7 +33,22 @@ class JudgeTest(unittest.TestCase):
         failures = heldout_check.judge({"lua": {"heldout-a": 1.0005, "heldout-b": 1.0020}},
                                        None, 1.001, 0.001)
         self.assertEqual(len(failures), 1)
-        self.assertIn("lua heldout-b: Ir 1.0020x", failures[0])
+        self.assertIn("lua heldout-b: own Ir 1.0020x", failures[0])
+
+    def test_the_ratio_in_all_has_its_own_bound(self):
+        own = {"lua": {"heldout-a": 1.0}}
+        self.assertEqual(heldout_check.judge(own, None, 1.001, 0.001,
+                                             {"lua": {"heldout-a": 1.002}}, 1.003), [])
+        failures = heldout_check.judge(own, None, 1.001, 0.001,
+                                       {"lua": {"heldout-a": 1.004}}, 1.003)
+        self.assertEqual(failures, ["lua heldout-a: Ir 1.0040x stock PGO + ThinLTO in all, "
+                                    "above 1.0030"])
+
+    def test_own_ratios_read_the_own_figures(self):
+        r = results({"heldout": 1000}, {"heldout": 1000})
+        r[heldout_check.STOCK_ROW]["ir_heldout_own_each"] = {"heldout": 800}
+        r[heldout_check.FLOW_ROW]["ir_heldout_own_each"] = {"heldout": 792}
+        self.assertEqual(heldout_check.ratios(r, "ir_heldout_own_each"), {"heldout": 0.99})
 
     def test_a_rise_over_the_baseline_fails_below_the_bound(self):
         baseline = {"zstd": {"heldout": 0.990}}

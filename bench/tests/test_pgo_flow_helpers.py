@@ -136,7 +136,8 @@ class TableTest(unittest.TestCase):
     def result(ir, i1, wall):
         return {"ir_steady": ir, "ir_heldout": 2 * ir, "i1_steady": i1,
                 "i1_heldout": 2 * i1, "ir_heldout_each": {"heldout": 2 * ir},
-                "i1_heldout_each": {"heldout": 2 * i1}, "text_bytes": 4096, "startup_pages": 3,
+                "i1_heldout_each": {"heldout": 2 * i1}, "ir_heldout_own_each": {"heldout": ir},
+                "text_bytes": 4096, "startup_pages": 3,
                 "startup_lower_bound": 2, "steady_pages": 5, "steady_lower_bound": 4,
                 "times": {"optimize_wall_s": wall, "optimize_cpu_s": wall / 2}}
 
