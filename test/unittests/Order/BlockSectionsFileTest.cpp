@@ -20,8 +20,8 @@ namespace {
 
 /// `main` (blocks 0, 5, 2: 0 runs at startup and in the steady state, 2
 /// only at startup, 5 only in the steady state) and `helper.llvm.7`,
-/// a promoted static that ran in the steady state only, with a block that
-/// never ran.
+/// a promoted static that ran in the steady state only (its entry block a
+/// loop), with a block that never ran.
 BlockProfile makeProfile() {
   BlockProfile P;
   P.Scenarios.push_back({"start", ScenarioKind::Startup, 1.0});
@@ -41,6 +41,7 @@ BlockProfile makeProfile() {
   Helper.Address = 0x2000;
   Helper.Blocks.push_back({0, 0x2000, 32, 0, false, {0, 9}});
   Helper.Blocks.push_back({1, 0x2020, 32, 0, false, {0, 0}});
+  Helper.Edges.push_back({0, 0, {0, 8}});
   P.Functions.push_back(std::move(Helper));
   return P;
 }
