@@ -84,6 +84,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lib import pages, programs  # noqa: E402
+from lib.hooks import BOLT_OPTIONS  # noqa: E402
 from lib.measure import CACHEGRIND_CACHE, read_cachegrind  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -526,6 +527,12 @@ def stock(train: Program, build: Program, work: Path, args, tools: dict,
     raws = sorted(str(p) for p in raw.glob("*.profraw"))
     merged = work / (name + ".profdata")
     run([tools["profdata"], "merge", "-o", str(merged)] + raws, app, logs / "merge.log")
+    # The startup run's own profile, with its temporal trace, for lld's
+    # balanced partitioning.
+    startup = work / (name + "-startup.profdata")
+    run([tools["profdata"], "merge", "-o", str(startup)]
+        + [r for r in raws if Path(r).name.startswith("startup-")], app,
+        logs / "merge-startup.log")
     shutil.rmtree(app)
     shutil.copytree(build.src, app, symlinks=True)
     log("%s: PGO + ThinLTO build" % name)
@@ -533,7 +540,52 @@ def stock(train: Program, build: Program, work: Path, args, tools: dict,
         build.build.command(args.jobs, tools,
                             "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % merged,
                             "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
-    return {"exe": app / build.built, "times": times}
+    return {"exe": app / build.built, "times": times, "profile": merged,
+            "startup_profile": startup, "tree": app}
+
+
+def relink_stock(prog: Program, built: dict, work: Path, args, tools: dict, name: str,
+                 ldextra: str) -> dict:
+    """The stock PGO + ThinLTO objects linked again with \p ldextra: the
+    objects are the stock build's (make relinks only the program)."""
+    app = built["tree"]
+    exe = app / prog.built
+    exe.unlink()
+    log("%s: link with %s" % (name, ldextra))
+    _, wall, cpu = run(prog.build.command(
+        args.jobs, tools, "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % built["profile"],
+        "-fuse-ld=%s %s" % (tools["ldlld"], ldextra)), app, work / "logs" / name / "link.log")
+    out = work / "programs" / name / prog.exe
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(exe, out)
+    return {"exe": out, "times": {"optimize_wall_s": wall, "optimize_cpu_s": cpu}}
+
+
+def bolt_row(prog: Program, built: dict, work: Path, args, tools: dict) -> dict:
+    """BOLT on the stock PGO + ThinLTO program, as bench/run.py's BOLT row:
+    linked with --emit-relocs, instrumented, every training run replayed on
+    it, optimized with lib/hooks.py's BOLT_OPTIONS."""
+    linked = relink_stock(prog, built, work, args, tools, "bolt", "-Wl,--emit-relocs")
+    bdir = work / "bolt"
+    shutil.rmtree(bdir, ignore_errors=True)
+    bdir.mkdir()
+    prog.stage_inputs(bdir)
+    instrumented = bdir / prog.exe
+    run([tools["bolt"], str(linked["exe"]), "-instrument", "-o", str(instrumented),
+         "--instrumentation-file=%s" % (bdir / "prof"), "--instrumentation-file-append-pid"],
+        bdir, work / "logs" / "bolt" / "instrument.log")
+    for i, (mode, margs) in enumerate(prog.training):
+        run(["./" + prog.exe] + margs, bdir, work / "logs" / "bolt" / ("run-%d-%s.log" % (i, mode)))
+    fdata = sorted(str(f) for f in bdir.glob("prof.*.fdata"))
+    if not fdata:
+        raise Step("bolt: the instrumented runs wrote no profile")
+    merged, _, _ = run([tools["merge_fdata"]] + fdata, bdir, work / "logs" / "bolt" / "merge.log")
+    (bdir / "merged.fdata").write_bytes(merged.stdout)
+    out = work / "programs" / "bolt-optimized" / prog.exe
+    out.parent.mkdir(parents=True, exist_ok=True)
+    run([tools["bolt"], str(linked["exe"]), "-o", str(out), "-data=%s" % (bdir / "merged.fdata")]
+        + list(BOLT_OPTIONS), bdir, work / "logs" / "bolt" / "optimize.log")
+    return {"exe": out, "times": linked["times"]}
 
 
 def overhead(prog: Program, work: Path, args, tools: dict) -> list[float]:
@@ -645,11 +697,19 @@ def main(argv=None) -> int:
     ap.add_argument("--stale-diverges", action="store_true",
                     help="with --stale-revision: the revision's edits change computed "
                          "values, so it runs other paths than the training saw")
+    ap.add_argument("--references", default="",
+                    help="comma-separated reference rows besides stock PGO + ThinLTO: "
+                         "bp (lld's --bp-startup-sort=function with the startup run's "
+                         "temporal profile), bolt (BOLT on the stock program, trained on "
+                         "the same runs)")
     ap.add_argument("--overhead-rounds", type=int, default=0,
                     help="also measure the flow's own cost: N interleaved pairs of "
                          "instrumented builds with and without kiln pgo")
     args = ap.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v]
+    references = [r for r in args.references.split(",") if r]
+    if any(r not in ("bp", "bolt") for r in references):
+        ap.error("--references: valid rows are bp, bolt")
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown or not variants:
         ap.error("--variants: unknown %s (valid: %s)" % (", ".join(unknown) or "(none)",
@@ -662,7 +722,9 @@ def main(argv=None) -> int:
              "ranlib": str(llvm / "llvm-ranlib"), "profdata": str(llvm / "llvm-profdata"),
              "readelf": str(llvm / "llvm-readelf"), "objdump": str(llvm / "llvm-objdump"),
              "objcopy": str(llvm / "llvm-objcopy"),
-             "size": str(llvm / "llvm-size"), "valgrind": shutil.which("valgrind") or "valgrind"}
+             "size": str(llvm / "llvm-size"), "bolt": str(llvm / "llvm-bolt"),
+             "merge_fdata": str(llvm / "merge-fdata"),
+             "valgrind": shutil.which("valgrind") or "valgrind"}
     work = Path(args.work_dir).resolve()
     if work.exists():
         shutil.rmtree(work)
@@ -702,7 +764,15 @@ def main(argv=None) -> int:
             names = list(results)
             stale_rows = kept_share(results, names[0], names[1], names[2], names[3])
         else:
-            add("stock PGO+ThinLTO", prog, stock(prog, prog, work, args, tools))
+            stock_build = stock(prog, prog, work, args, tools)
+            add("stock PGO+ThinLTO", prog, stock_build)
+            if "bp" in references:
+                add("stock PGO+ThinLTO+bp", prog, relink_stock(
+                    prog, stock_build, work, args, tools, "bp",
+                    "-Wl,--irpgo-profile=%s -Wl,--bp-startup-sort=function"
+                    % stock_build["startup_profile"]))
+            if "bolt" in references:
+                add("BOLT", prog, bolt_row(prog, stock_build, work, args, tools))
             app, times = flow_train(prog, work, args, "flow")
             for v in variants:
                 add("kiln pgo" if v == "default" else "kiln pgo %s" % v, prog,

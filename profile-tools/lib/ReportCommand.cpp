@@ -20,10 +20,10 @@
 
 #include "PgoSteps.h"
 
-#include "kiln/Support/InputFile.h"
-#include "kiln/Support/OutputFile.h"
 #include "kiln/Layout/BlockLayout.h"
 #include "kiln/Sources/BlockProfileText.h"
+#include "kiln/Support/InputFile.h"
+#include "kiln/Support/OutputFile.h"
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/EvalCommand.h"
 #include "kiln/Tools/PgoWorkspace.h"
@@ -158,8 +158,8 @@ static json::Object describeBlockLayout(const BuildFacts &Build,
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       getInputFile(In.BlockProfile, /*IsText=*/true);
   if (!Buffer)
-    return notMade("not recorded", In.BlockProfile + ": " +
-                                       Buffer.getError().message());
+    return notMade("not recorded",
+                   In.BlockProfile + ": " + Buffer.getError().message());
   Expected<layout::BlockProfile> Profile =
       parseBlockProfile((*Buffer)->getMemBufferRef());
   if (!Profile)
@@ -326,13 +326,14 @@ static Expected<json::Object> reportProgram(const ProgramInputs &In,
   if (!After)
     return After.takeError();
   Layouts.push_back(std::move(*After));
-  json::Object P{{"program", In.Program},
-                 {"link_report", In.LinkReport},
-                 {"unordered", In.Unordered},
-                 {"decisions",
-                  describeDecisions(Build, In, LinkReport ? &*LinkReport : nullptr,
-                                    std::move(Parts))},
-                 {"layouts", std::move(Layouts)}};
+  json::Object P{
+      {"program", In.Program},
+      {"link_report", In.LinkReport},
+      {"unordered", In.Unordered},
+      {"decisions",
+       describeDecisions(Build, In, LinkReport ? &*LinkReport : nullptr,
+                         std::move(Parts))},
+      {"layouts", std::move(Layouts)}};
   if (In.Unordered.empty())
     P["before_missing"] = In.WhyNotRecorded;
   return P;

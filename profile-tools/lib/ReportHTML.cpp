@@ -124,12 +124,10 @@ static void writeDecisionList(const json::Object &Program, raw_ostream &OS) {
   if (!D)
     return;
   OS << "<ul class=\"decisions\">\n";
-  static const char *const Kinds[][2] = {{"order", "function order"},
-                                         {"split", "split parts"},
-                                         {"imports", "ThinLTO imports"},
-                                         {"inlining", "inlining"},
-                                         {"string_tables", "string tables"},
-                                         {"block_layout", "block layout"}};
+  static const char *const Kinds[][2] = {
+      {"order", "function order"},        {"split", "split parts"},
+      {"imports", "ThinLTO imports"},     {"inlining", "inlining"},
+      {"string_tables", "string tables"}, {"block_layout", "block layout"}};
   for (const auto &[Key, Title] : Kinds) {
     const json::Object *K = D->getObject(Key);
     if (!K)
@@ -159,8 +157,8 @@ static void writeDecisionList(const json::Object &Program, raw_ostream &OS) {
         if (const json::Object *CO = C.getAsObject()) {
           OS << (First ? "" : ", ");
           writeEscaped(OS, getString(*CO, "kind"));
-          OS << " " << getInt(*CO, "clusters") << " of "
-             << getInt(*CO, "bytes") << " bytes";
+          OS << " " << getInt(*CO, "clusters") << " of " << getInt(*CO, "bytes")
+             << " bytes";
           First = false;
         }
       OS << "); startup ran " << getInt(*K, "startup_run_bytes")

@@ -33,9 +33,8 @@ double TrainingCoverage::counterShare() const {
 }
 
 bool TrainingCoverage::isThin(double MinFunctionShare,
-                             double MinCounterShare) const {
-  return functionShare() < MinFunctionShare ||
-         counterShare() < MinCounterShare;
+                              double MinCounterShare) const {
+  return functionShare() < MinFunctionShare || counterShare() < MinCounterShare;
 }
 
 std::string TrainingCoverage::describe() const {
@@ -49,10 +48,9 @@ std::string TrainingCoverage::describe() const {
 
 /// Adds the counters of the profile at \p Path to \p Counted: per record
 /// (name, then hash), whether each counter counted.
-static Error
-addProfile(StringRef Path,
-           std::map<std::pair<std::string, uint64_t>, std::vector<bool>>
-               &Counted) {
+static Error addProfile(
+    StringRef Path,
+    std::map<std::pair<std::string, uint64_t>, std::vector<bool>> &Counted) {
   auto Fail = [&](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(), Path + ": " + Why);
   };

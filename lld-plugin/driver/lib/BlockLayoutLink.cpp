@@ -227,8 +227,7 @@ static void summarizeBlockProfile(const PlannedBlockProfile &Planned,
   WithColor::warning(Diag, ToolName)
       << Planned.Path << ": block layout for " << Check.Kept << " of "
       << Planned.Ran << " function(s) that ran; " << Planned.Whole
-      << " laid out whole, by a name other functions share; "
-      << Planned.Unseen
+      << " laid out whole, by a name other functions share; " << Planned.Unseen
       << " laid out whole, the profile saw only their entry run; left out, "
          "with function-level layout: "
       << Check.NotInLink << " not in the link's bitcode, " << Check.Refused

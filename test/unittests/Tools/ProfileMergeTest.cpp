@@ -93,9 +93,8 @@ TEST(ProfileMergeTest, WeightsMultiplyCountsAndAdd) {
 
 /// An IR-level text profile of \p Caller, whose one indirect call site
 /// called \p Target \p Calls times, and of \p Target.
-std::unique_ptr<MemoryBuffer> indirectCallProfile(StringRef Caller,
-                                                  StringRef Target,
-                                                  uint64_t Calls) {
+std::unique_ptr<MemoryBuffer>
+indirectCallProfile(StringRef Caller, StringRef Target, uint64_t Calls) {
   std::string Text = ":ir\n" + Caller.str() + "\n1\n1\n" +
                      std::to_string(Calls) + "\n1\n0\n1\n1\n" + Target.str() +
                      ":" + std::to_string(Calls) + "\n\n" + Target.str() +
@@ -114,8 +113,7 @@ std::map<std::string, uint64_t> callTargets(const MemoryBuffer &Indexed,
     return Targets;
   InstrProfSymtab &Symtab = (*Reader)->getSymtab();
   for (const NamedInstrProfRecord &Rec : **Reader) {
-    if (Rec.Name != Function ||
-        !Rec.getNumValueSites(IPVK_IndirectCallTarget))
+    if (Rec.Name != Function || !Rec.getNumValueSites(IPVK_IndirectCallTarget))
       continue;
     for (const InstrProfValueData &V :
          Rec.getValueArrayForSite(IPVK_IndirectCallTarget, 0))
