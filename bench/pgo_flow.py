@@ -85,7 +85,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lib import pages, programs  # noqa: E402
 from lib.hooks import BOLT_OPTIONS  # noqa: E402
-from lib.measure import CACHEGRIND_CACHE, read_cachegrind  # noqa: E402
+from lib.measure import CACHEGRIND_CACHE, heldout_names, read_cachegrind  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -431,8 +431,7 @@ def own_ir(cg, exe: Path) -> int:
 def heldout_modes(prog: Program) -> list[str]:
     """The held-out workloads of a program, `heldout` first, then the
     `heldout-<name>` ones in name order: runs no training executes."""
-    return sorted((m for m in prog.measured if m == "heldout" or m.startswith("heldout-")),
-                  key=lambda m: (m != "heldout", m))
+    return heldout_names(prog.measured)
 
 
 def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:

@@ -46,6 +46,13 @@ def log(msg: str) -> None:
     print("bench: " + msg, file=sys.stderr, flush=True)
 
 
+def heldout_names(scenarios) -> list[str]:
+    """The held-out workloads among the names in `scenarios`: "heldout" first,
+    then "heldout-<name>" in name order."""
+    return sorted((n for n in scenarios if n == "heldout" or n.startswith("heldout-")),
+                  key=lambda n: (n != "heldout", n))
+
+
 @dataclass
 class Tools:
     clang: str
@@ -230,10 +237,7 @@ class Harness:
         in name order): program arguments no training run uses."""
         if self.app is None:
             return {}
-        names = sorted((n for n in self.app.scenarios
-                        if n == "heldout" or n.startswith("heldout-")),
-                       key=lambda n: (n != "heldout", n))
-        return {n: list(self.app.scenarios[n]) for n in names}
+        return {n: list(self.app.scenarios[n]) for n in heldout_names(self.app.scenarios)}
 
     def fetch_program(self, name: str) -> App:
         """A real program's sources, fetched from Debian (bench/lib/programs.py)."""

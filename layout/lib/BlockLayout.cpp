@@ -139,7 +139,7 @@ public:
 private:
   std::optional<SkipReason> checkFunction(uint32_t FI) const;
   void planFunction(uint32_t FI);
-  bool isInsideUnseen(const BlockFunction &F) const;
+  bool isInsideUnseen(const BlockFunction &F, const BlocksRun &Run) const;
   std::vector<ClusterKind> classifyBlocks(const BlockFunction &F,
                                           const BlocksRun &Run) const;
   void keepSmallPartsTogether(const BlockFunction &F,
@@ -397,27 +397,28 @@ std::vector<uint32_t> BlockPlanner::orderCluster(const BlockFunction &F,
 // function whose entry returned and whose other blocks only an exception
 // reaches (the code after a landing pad): that one is laid out whole too,
 // which costs the split of its exception code and nothing else.
-bool BlockPlanner::isInsideUnseen(const BlockFunction &F) const {
+bool BlockPlanner::isInsideUnseen(const BlockFunction &F,
+                                  const BlocksRun &Run) const {
   if (llvm::none_of(llvm::drop_begin(F.Blocks),
                     [](const ProfiledBlock &B) { return !B.IsEHPad; }))
     return false;
-  auto Any = [](const ScenarioCounts &Counts) {
-    return llvm::any_of(Counts, [](uint64_t C) { return C > 0; });
-  };
-  if (!Any(F.Blocks[0].Counts))
+  auto Ran = [&](uint32_t B) {
+    for (size_t S = 0; S < Profile.Scenarios.size(); ++S)
+      if (Run.ran(B, S))
+        return true;
     return false;
-  for (const BlockEdge &E : F.Edges)
-    if (E.From == 0 && Any(E.Counts))
-      return false;
-  // A block other than the entry that ran (by a call from it, say) shows
-  // the profile did see inside.
+  };
+  if (!Ran(0))
+    return false;
+  // Another block that ran (by its count, an edge or a call) shows the
+  // profile saw inside; so does a loop on the entry block alone.
   for (uint32_t B = 1; B < F.Blocks.size(); ++B)
-    if (Any(F.Blocks[B].Counts))
+    if (Ran(B))
       return false;
-  for (const BlockCall &C : F.Calls)
-    if (C.FromBlock != 0 && Any(C.Counts))
-      return false;
-  return true;
+  return llvm::none_of(F.Edges, [](const BlockEdge &E) {
+    return E.From == 0 && E.To == 0 &&
+           llvm::any_of(E.Counts, [](uint64_t C) { return C > 0; });
+  });
 }
 
 void BlockPlanner::planFunction(uint32_t FI) {
@@ -441,7 +442,7 @@ void BlockPlanner::planFunction(uint32_t FI) {
   Kinds[0] = RanAtStartup && RanInSteadyState ? ClusterKind::Shared
              : RanAtStartup                   ? ClusterKind::Startup
                                               : ClusterKind::Steady;
-  const bool Unseen = !F.SharedName && isInsideUnseen(F);
+  const bool Unseen = !F.SharedName && isInsideUnseen(F, Run);
   if (F.SharedName || Unseen) {
     // LLVM applies a sections profile's entry to every function of the
     // name, whose block IDs are another function's: this one stays whole
