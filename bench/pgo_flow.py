@@ -20,7 +20,9 @@ and measures each optimized program as bench/run.py does (lib/pages.py):
 startup pages (distinct 4 KiB pages of functions the startup run executed)
 and their lower bound, steady-state pages, Ir of the steady run and of a
 held-out run no training executes (`mixed --input-seed 2`; callgrind),
-cachegrind's simulated I1 misses of those two runs, .text bytes; the
+cachegrind's simulated I1 misses of those two runs (and of the held-out
+runs in a fully associative I1 of the same size, "one set": the footprint
+without the set conflicts), .text bytes; the
 programs' outputs must be identical. It also reports each build's CPU time
 (user + sys of every process the build waited for), so that the flow's own
 cost (the wrapper, the profile handling) shows against the same build
@@ -85,7 +87,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lib import pages, programs  # noqa: E402
 from lib.hooks import BOLT_OPTIONS  # noqa: E402
-from lib.measure import CACHEGRIND_CACHE, heldout_names, read_cachegrind  # noqa: E402
+from lib.measure import (CACHEGRIND_CACHE, CACHEGRIND_CACHE_ONE_SET,  # noqa: E402
+                          heldout_names, read_cachegrind)
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -379,22 +382,27 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
                          stage, logs / ("callgrind-%s.log" % mode))
         if prog.output(proc, stage) != outputs[mode]:
             raise Step("[%s] output under valgrind differs from the native run" % name)
-    # Simulated I1 misses (the caches of bench/run.py) of the steady and
-    # held-out runs.
-    i1 = {}
-    held = heldout_modes(prog)
-    for mode in ["steady"] + held:
+
+    def i1_misses(mode: str, cache: list[str], tag: str) -> int:
         prog.clear_output(stage)
-        out = logs / ("cachegrind.%s.out" % mode)
-        proc, _, _ = run([tools["valgrind"], "--tool=cachegrind", "--cache-sim=yes"]
-                         + CACHEGRIND_CACHE + ["--cachegrind-out-file=%s" % out,
-                                               "./" + prog.exe] + prog.measured[mode],
-                         stage, logs / ("cachegrind-%s.log" % mode))
+        out = logs / ("%s.%s.out" % (tag, mode))
+        proc, _, _ = run([tools["valgrind"], "--tool=cachegrind", "--cache-sim=yes"] + cache
+                         + ["--cachegrind-out-file=%s" % out, "./" + prog.exe]
+                         + prog.measured[mode], stage, logs / ("%s-%s.log" % (tag, mode)))
         if prog.output(proc, stage) != outputs[mode]:
             raise Step("[%s] output under cachegrind differs from the native run" % name)
-        i1[mode] = read_cachegrind(out).get("I1mr")
-        if i1[mode] is None:
+        misses = read_cachegrind(out).get("I1mr")
+        if misses is None:
             raise Step("[%s] no I1mr total in %s" % (name, out))
+        return misses
+
+    # Simulated I1 misses (the caches of bench/run.py) of the steady and
+    # held-out runs, and of the held-out runs in a fully associative I1 of
+    # the same size: the footprint without the set conflicts
+    # (lib/measure.py).
+    held = heldout_modes(prog)
+    i1 = {m: i1_misses(m, CACHEGRIND_CACHE, "cachegrind") for m in ["steady"] + held}
+    i1_one_set = {m: i1_misses(m, CACHEGRIND_CACHE_ONE_SET, "cachegrind-one-set") for m in held}
     info = pages.read_binary(str(staged), tools["readelf"], tools["objdump"])
     startup = pages.startup_pages(pages.read_callgrind(str(logs / "callgrind.startup.out")),
                                   str(staged), info)
@@ -417,6 +425,8 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
             "ir_steady_own": own_ir(steady_cg, staged),
             "ir_heldout_own": sum(own_each.values()), "ir_heldout_own_each": own_each,
             "i1_heldout_each": {m: i1[m] for m in held},
+            "i1_one_set_heldout_each": i1_one_set,
+            "i1_one_set_heldout": sum(i1_one_set.values()),
             "startup_pages": startup.pages,
             "startup_lower_bound": startup.lower_bound, "steady_pages": steady.pages,
             "steady_lower_bound": steady.lower_bound, "text_bytes": text,
@@ -625,15 +635,15 @@ def worst_heldout(r: dict, ref: dict) -> float:
 def table(results: dict, ref_name: str) -> str:
     ref = results[ref_name]
     rows = ["| build | Ir steady | vs stock | Ir held-out | vs stock | worst held-out "
-            "| I1 steady | I1 held-out | .text bytes | startup pages | lower bound "
-            "| steady pages | bound | instrument build CPU s | optimize wall s "
+            "| I1 steady | I1 held-out | I1 held-out, one set | .text bytes | startup pages "
+            "| lower bound | steady pages | bound | instrument build CPU s | optimize wall s "
             "| optimize build CPU s |",
-            "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "|:---|" + "---:|" * 16]
     for name, r in results.items():
-        rows.append("| %s | {:,} | %.4f | {:,} | %.4f | %.4f | {:,} | {:,} | {:,} | %d | %d "
-                    "| %d | %d | %.1f | %.1f | %.1f |".format(
+        rows.append("| %s | {:,} | %.4f | {:,} | %.4f | %.4f | {:,} | {:,} | {:,} | {:,} | %d "
+                    "| %d | %d | %d | %.1f | %.1f | %.1f |".format(
                         r["ir_steady"], r["ir_heldout"], r["i1_steady"], r["i1_heldout"],
-                        r["text_bytes"]) % (
+                        r["i1_one_set_heldout"], r["text_bytes"]) % (
             name, r["ir_steady"] / ref["ir_steady"],
             r["ir_heldout"] / ref["ir_heldout"], worst_heldout(r, ref), r["startup_pages"],
             r["startup_lower_bound"], r["steady_pages"], r["steady_lower_bound"],
@@ -645,16 +655,19 @@ def table(results: dict, ref_name: str) -> str:
 def heldout_table(results: dict, ref_name: str) -> str:
     """Ir of each held-out workload, as a ratio to the reference row (its
     own Ir in the reference row), the program's own Ir (without the shared
-    libraries') and I1 misses likewise."""
+    libraries') and I1 misses likewise, in the 8-way I1 and in the fully
+    associative one."""
     ref = results[ref_name]
     modes = list(ref["ir_heldout_each"])
     rows = ["| build | " + " | ".join("Ir %s" % m for m in modes) + " | "
             + " | ".join("own Ir %s" % m for m in modes) + " | "
-            + " | ".join("I1 %s" % m for m in modes) + " |",
-            "|:---|" + "---:|" * (3 * len(modes))]
+            + " | ".join("I1 %s" % m for m in modes) + " | "
+            + " | ".join("I1 one set %s" % m for m in modes) + " |",
+            "|:---|" + "---:|" * (4 * len(modes))]
     for name, r in results.items():
         cells = []
-        for key in ("ir_heldout_each", "ir_heldout_own_each", "i1_heldout_each"):
+        for key in ("ir_heldout_each", "ir_heldout_own_each", "i1_heldout_each",
+                    "i1_one_set_heldout_each"):
             for m in modes:
                 cells.append("{:,}".format(r[key][m]) if name == ref_name else
                              "%.4f" % (r[key][m] / ref[key][m]))

@@ -35,6 +35,15 @@ EXE_NAME = "kiln-sample"
 # the host CPU that valgrind would otherwise auto-detect).
 CACHEGRIND_CACHE = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=1048576,16,64"]
 
+# The same I1 with one set of 512 ways (fully associative, LRU): its misses
+# depend on how many lines a run keeps busy and in what order, not on which
+# set each line falls into. The 8-way I1 indexes its 64 sets by address
+# modulo 4 KiB, so a program's hot lines compete with the C library's by
+# where `.text` starts against a page (lld puts it at the read-only
+# segment's size modulo 4 KiB); the two figures side by side tell a layout's
+# footprint from its alignment luck.
+CACHEGRIND_CACHE_ONE_SET = ["--I1=32768,512,64", "--D1=32768,8,64", "--LL=1048576,16,64"]
+
 # Language flags per source suffix: (driver attribute of Tools, flags).
 LANGUAGES = {
     ".c": ("clang", ["-std=c11"]),

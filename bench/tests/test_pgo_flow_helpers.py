@@ -137,6 +137,7 @@ class TableTest(unittest.TestCase):
         return {"ir_steady": ir, "ir_heldout": 2 * ir, "i1_steady": i1,
                 "i1_heldout": 2 * i1, "ir_heldout_each": {"heldout": 2 * ir},
                 "i1_heldout_each": {"heldout": 2 * i1}, "ir_heldout_own_each": {"heldout": ir},
+                "i1_one_set_heldout": i1, "i1_one_set_heldout_each": {"heldout": i1},
                 "text_bytes": 4096, "startup_pages": 3,
                 "startup_lower_bound": 2, "steady_pages": 5, "steady_lower_bound": 4,
                 "times": {"optimize_wall_s": wall, "optimize_cpu_s": wall / 2}}
@@ -153,6 +154,7 @@ class TableTest(unittest.TestCase):
         self.assertEqual(row["vs stock"], "0.9900")
         self.assertEqual(row["I1 steady"], "40")
         self.assertEqual(row["I1 held-out"], "80")
+        self.assertEqual(row["I1 held-out, one set"], "40")
         self.assertEqual(row["worst held-out"], "0.9900")
         self.assertEqual(row["optimize wall s"], "3.0")
         self.assertEqual(row["optimize build CPU s"], "1.5")
