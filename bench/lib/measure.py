@@ -42,7 +42,8 @@ CACHEGRIND_CACHE = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=1048576,16,64"]
 # where `.text` starts against a page (lld puts it at the read-only
 # segment's size modulo 4 KiB); the two figures side by side tell a layout's
 # footprint from its alignment luck.
-CACHEGRIND_CACHE_ONE_SET = ["--I1=32768,512,64", "--D1=32768,8,64", "--LL=1048576,16,64"]
+CACHEGRIND_CACHE_ONE_SET = ["--I1=32768,512,64"] + [
+    o for o in CACHEGRIND_CACHE if not o.startswith("--I1=")]
 
 # Language flags per source suffix: (driver attribute of Tools, flags).
 LANGUAGES = {
