@@ -88,41 +88,22 @@ static bool canSplit(const Triple &T) {
 /// functions have landing pads terminates with an exception its handlers
 /// should catch (found by bench/differential.py on bench/eh_program.py's
 /// programs, also with stock -fsplit-machine-functions). Until that is
-/// understood, a function with landing pads is not split.
-static bool hasLandingPads(const Function &F) {
-  return F.hasPersonalityFn() && any_of(F, [](const BasicBlock &BB) {
-           return BB.isEHPad() || isa<InvokeInst>(BB.getTerminator());
-         });
-}
-
-/// A computed goto (`indirectbr`) is the dispatch of threaded interpreters
-/// (Lua's luaV_execute, CPython's eval loop). Code generation duplicates it
-/// into every handler, so the handlers jump to one another directly: a loop
-/// with dozens of entries, whose block frequencies BlockFrequencyInfo can
-/// only approximate. The splitter reads those frequencies as counts, and
-/// on Lua it moved handlers that ran half of the training's instructions to
-/// `luaV_execute.cold`: every bytecode dispatched between two parts 14 KiB
-/// apart (docs/Passes/FunctionSplitting.rst). "Count 0" there does not mean
-/// that no training ran the block, so such a function is not split.
-static bool hasComputedGoto(const Function &F) {
-  return any_of(F, [](const BasicBlock &BB) {
-    return isa<IndirectBrInst>(BB.getTerminator());
-  });
-}
-
-/// Keeps the functions above whole. The splitter skips a function with an
-/// explicit section (TargetInstrInfo::isFunctionSafeToSplit), and a section
-/// prefix would not do (CodeGenPrepare sets hot and cold prefixes again), so
-/// such a function gets the section `-ffunction-sections` would give it
-/// without a prefix, `.text.<name>`: the same code in a section of its own,
-/// which the linker orders like any other. \returns how many functions it
-/// kept whole.
-static unsigned keepUnsplittableFunctionsWhole(Module &M) {
+/// understood, a function with landing pads is not split. The splitter
+/// skips a function with an explicit section (TargetInstrInfo::
+/// isFunctionSafeToSplit), and a section prefix would not do (CodeGenPrepare
+/// sets hot and cold prefixes again), so such a function gets the section
+/// `-ffunction-sections` would give it without a prefix, `.text.<name>`:
+/// the same code in a section of its own, which the linker orders like any
+/// other. \returns how many functions it kept whole.
+static unsigned keepFunctionsWithLandingPadsWhole(Module &M) {
   unsigned Kept = 0;
   for (Function &F : M) {
-    if (F.isDeclaration() || F.hasSection())
+    if (F.isDeclaration() || F.hasSection() || !F.hasPersonalityFn())
       continue;
-    if (!hasLandingPads(F) && !hasComputedGoto(F))
+    bool HasLandingPad = any_of(F, [](const BasicBlock &BB) {
+      return BB.isEHPad() || isa<InvokeInst>(BB.getTerminator());
+    });
+    if (!HasLandingPad)
       continue;
     F.setSection((".text." + F.getName()).str());
     ++Kept;
@@ -162,7 +143,7 @@ kiln::FunctionSplittingSetupPass::run(Module &M, ModuleAnalysisManager &) {
                         "function splitter options; '" +
                             M.getModuleIdentifier() + "' is not split");
   unsigned KeptWhole =
-      HaveSplitter && !TurnedOff ? keepUnsplittableFunctionsWhole(M) : 0;
+      HaveSplitter && !TurnedOff ? keepFunctionsWithLandingPadsWhole(M) : 0;
   if (TurnedOff)
     reportUnusableInput(M.getContext(),
                         "kiln-split-functions: -enable-split-machine-functions="

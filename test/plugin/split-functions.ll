@@ -3,18 +3,13 @@
 ; path) and its %never.bb block never ran. LLVM's default (a percentile
 ; cutoff) moves both to hot.cold, so startup executes the cold part; Kiln
 ; moves only the block no run executed. @unprofiled has no profile: never
-; split. @interp dispatches by computed goto (`indirectbr`): code generation
-; duplicates the dispatch into every handler, block frequencies there are
-; approximations, so the function is kept whole (in `.text.interp`, a
-; section of its own) although its %op.rare handler never ran. COFF and Mach-O are refused with a warning (LLVM 22's splitter
+; split. COFF and Mach-O are refused with a warning (LLVM 22's splitter
 ; crashes on them), an error under -kiln-strict.
 ; REQUIRES: x86-registered-target
 ; RUN: rm -rf %t && mkdir %t
 ; RUN: %clang -O2 -c %s -fpass-plugin=%kiln_plugin -mllvm -kiln-split-functions \
 ; RUN:   -o %t/kiln.o
 ; RUN: llvm-objdump -dr --no-show-raw-insn %t/kiln.o | FileCheck %s --check-prefix=KILN
-; RUN: llvm-nm %t/kiln.o | FileCheck %s --check-prefix=GOTO
-; RUN: llvm-readelf -S %t/kiln.o | FileCheck %s --check-prefix=GOTO-SECTION
 ; RUN: %clang -O2 -c %s -fsplit-machine-functions -o %t/stock.o
 ; RUN: llvm-objdump -dr --no-show-raw-insn %t/stock.o | FileCheck %s --check-prefix=STOCK
 ; Loading the plugin alone changes nothing: no cold part.
@@ -69,10 +64,6 @@
 
 ; NOSPLIT-NOT: cold
 
-; GOTO:     t hot.cold
-; GOTO-NOT: interp.cold
-; GOTO-SECTION: .text.interp
-
 ; LINKED:      <hot>:
 ; LINKED-NOT:  <hot.cold>:
 ; LINKED:      <startup_work@plt>
@@ -112,33 +103,6 @@ exit:
   ret void
 }
 
-@table = internal constant [3 x ptr] [ptr blockaddress(@interp, %op.add), ptr blockaddress(@interp, %op.rare), ptr blockaddress(@interp, %op.halt)]
-
-define i32 @interp(ptr %code) !prof !30 {
-entry:
-  br label %dispatch
-dispatch:
-  %pc = phi ptr [ %code, %entry ], [ %pc.next, %op.add ], [ %pc.next, %op.rare ]
-  %acc = phi i32 [ 0, %entry ], [ %acc.add, %op.add ], [ %acc.rare, %op.rare ]
-  %op = load i8, ptr %pc
-  %pc.next = getelementptr i8, ptr %pc, i64 1
-  %index = zext i8 %op to i64
-  %slot = getelementptr [3 x ptr], ptr @table, i64 0, i64 %index
-  %target = load ptr, ptr %slot
-  indirectbr ptr %target, [label %op.add, label %op.rare, label %op.halt], !prof !33
-op.add:
-  %acc.add = add i32 %acc, 3
-  br label %dispatch
-op.rare:
-  call void @never(i32 5)
-  call void @never(i32 6)
-  call void @never(i32 7)
-  %acc.rare = udiv i32 %acc, 3
-  br label %dispatch
-op.halt:
-  ret i32 %acc
-}
-
 define void @unprofiled(i32 %x) {
 entry:
   %c = icmp eq i32 %x, 7
@@ -168,4 +132,3 @@ exit:
 !30 = !{!"function_entry_count", i64 100000}
 !31 = !{!"branch_weights", i32 1, i32 99999}
 !32 = !{!"branch_weights", i32 0, i32 100000}
-!33 = !{!"branch_weights", i32 1000000, i32 0, i32 100000}
