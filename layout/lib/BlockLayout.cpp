@@ -19,6 +19,7 @@
 
 #include "kiln/Layout/Counts.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -146,6 +147,9 @@ private:
                               std::vector<ClusterKind> &Kinds);
   void keepLandingPadsTogether(const BlockFunction &F,
                                std::vector<ClusterKind> &Kinds);
+  void keepFallThroughsIntoRunCode(const BlockFunction &F,
+                                   ClusteredFunction &CF,
+                                   std::vector<uint32_t> &ClusterOf);
   std::vector<uint32_t> orderCluster(const BlockFunction &F,
                                      ArrayRef<uint32_t> Members,
                                      ArrayRef<uint32_t> ClusterOf,
@@ -291,17 +295,138 @@ void BlockPlanner::keepLandingPadsTogether(const BlockFunction &F,
     }
 }
 
+/// \returns the indices of \p F's blocks in address order (blocks of size
+/// 0 at one address in the order of the profile).
+static std::vector<uint32_t> getAddressOrder(const BlockFunction &F) {
+  std::vector<uint32_t> ByAddress(F.Blocks.size());
+  std::iota(ByAddress.begin(), ByAddress.end(), 0);
+  llvm::sort(ByAddress, [&](uint32_t A, uint32_t B) {
+    return std::make_pair(F.Blocks[A].Address, A) <
+           std::make_pair(F.Blocks[B].Address, B);
+  });
+  return ByAddress;
+}
+
+// Never-run blocks that fall into code that ran. A block no scenario ran,
+// from whose end control falls through into a block that ran, is the tail
+// of an unlikely path rejoining the likely one. In the cold cluster it
+// needs a jump back, one more instruction on every run that takes the path
+// after all. Once ext-TSP has ordered the clusters, at most
+// MaxFallThroughBytes of such blocks move from the cold cluster to right
+// before the block they fall into, where that costs the code that ran
+// nothing but their bytes: unless the block ext-TSP put before it runs
+// into it (that fall-through of the runs would become a taken branch), or
+// it is the entry (nothing precedes it). Landing pads stay where they are.
+// A cold cluster left smaller than MinSplitBytes is not worth its section
+// (keepSmallPartsTogether): its blocks join the function's last executed
+// cluster.
+void BlockPlanner::keepFallThroughsIntoRunCode(
+    const BlockFunction &F, ClusteredFunction &CF,
+    std::vector<uint32_t> &ClusterOf) {
+  const uint32_t ColdIndex = CF.Clusters.back();
+  if (Config.MaxFallThroughBytes == 0 ||
+      Result.Clusters[ColdIndex].Kind != ClusterKind::Cold)
+    return;
+  auto RanInto = [&](uint32_t From, uint32_t To) {
+    auto It = llvm::lower_bound(F.Edges, std::make_pair(From, To),
+                                [](const BlockEdge &E, auto Key) {
+                                  return std::make_pair(E.From, E.To) < Key;
+                                });
+    return It != F.Edges.end() && It->From == From && It->To == To &&
+           getTotalCount(Profile, It->Counts) > 0;
+  };
+  // Per block that ran, the never-run blocks (in address order) that fall
+  // into it, up to the limit.
+  std::vector<uint32_t> ByAddress = getAddressOrder(F);
+  DenseMap<uint32_t, SmallVector<uint32_t, 2>> LeadingInto;
+  for (size_t I = 1; I < ByAddress.size(); ++I) {
+    const uint32_t Target = ByAddress[I];
+    if (Target == 0 || ClusterOf[Target] == ColdIndex ||
+        F.Blocks[Target].IsEHPad)
+      continue;
+    uint64_t Bytes = 0;
+    SmallVector<uint32_t, 2> Chain;
+    for (size_t J = I; J-- > 0;) {
+      const uint32_t B = ByAddress[J];
+      const ProfiledBlock &Block = F.Blocks[B];
+      if (ClusterOf[B] != ColdIndex || !Block.FallsThrough || Block.IsEHPad ||
+          Bytes + Block.Size > Config.MaxFallThroughBytes)
+        break;
+      Bytes += Block.Size;
+      Chain.insert(Chain.begin(), B);
+    }
+    if (!Chain.empty())
+      LeadingInto[Target] = std::move(Chain);
+  }
+  if (LeadingInto.empty())
+    return;
+
+  BlockCluster &Cold = Result.Clusters[ColdIndex];
+  for (uint32_t Index : CF.Clusters) {
+    BlockCluster &C = Result.Clusters[Index];
+    if (Index == ColdIndex)
+      continue;
+    std::vector<uint32_t> Placed;
+    Placed.reserve(C.Blocks.size());
+    for (uint32_t B : C.Blocks) {
+      auto It = LeadingInto.find(B);
+      if (It != LeadingInto.end()) {
+        const bool Free =
+            Placed.empty() ? C.Number != 0 : !RanInto(Placed.back(), B);
+        if (Free) {
+          for (uint32_t Kept : It->second) {
+            Placed.push_back(Kept);
+            C.Bytes += F.Blocks[Kept].Size;
+            Cold.Bytes -= F.Blocks[Kept].Size;
+            ClusterOf[Kept] = Index;
+          }
+          Result.NumFallThroughsKept += It->second.size();
+        } else {
+          Result.NumFallThroughsRefused += It->second.size();
+        }
+      }
+      Placed.push_back(B);
+    }
+    C.Blocks = std::move(Placed);
+  }
+  llvm::erase_if(Cold.Blocks,
+                 [&](uint32_t B) { return ClusterOf[B] != ColdIndex; });
+  if (Cold.Blocks.empty() || Cold.Bytes >= Config.MinSplitBytes) {
+    if (Cold.Blocks.empty()) {
+      assert(ColdIndex + 1 == Result.Clusters.size() &&
+             "the cold cluster is the function's last");
+      Result.Clusters.pop_back();
+      ClusterRan.pop_back();
+      CF.Clusters.pop_back();
+    }
+    return;
+  }
+  // The last executed cluster in the order the runs see them: steady-only,
+  // shared, startup-only.
+  uint32_t Last = CF.Clusters.front();
+  for (uint32_t Index : CF.Clusters)
+    if (Index != ColdIndex &&
+        Result.Clusters[Index].Kind > Result.Clusters[Last].Kind)
+      Last = Index;
+  BlockCluster &To = Result.Clusters[Last];
+  for (uint32_t B : Cold.Blocks) {
+    To.Blocks.push_back(B);
+    To.Bytes += F.Blocks[B].Size;
+    ClusterOf[B] = Last;
+  }
+  ++Result.NumTinyPartsKept;
+  Result.Clusters.pop_back();
+  ClusterRan.pop_back();
+  CF.Clusters.pop_back();
+}
+
 /// \returns, per block of \p F, whether the compiler aligned it: in the
 /// profiled binary it starts on a 16-byte boundary after padding (a gap
 /// smaller than 64 bytes after the block before it by address). A block
 /// that happened to need no padding is not recognised; that costs only the
 /// weighting below.
 static std::vector<bool> findAlignedBlocks(const BlockFunction &F) {
-  std::vector<uint32_t> ByAddress(F.Blocks.size());
-  std::iota(ByAddress.begin(), ByAddress.end(), 0);
-  llvm::sort(ByAddress, [&](uint32_t A, uint32_t B) {
-    return F.Blocks[A].Address < F.Blocks[B].Address;
-  });
+  std::vector<uint32_t> ByAddress = getAddressOrder(F);
   std::vector<bool> Aligned(F.Blocks.size(), false);
   for (size_t I = 1; I < ByAddress.size(); ++I) {
     const ProfiledBlock &Prev = F.Blocks[ByAddress[I - 1]];
@@ -500,6 +625,8 @@ void BlockPlanner::planFunction(uint32_t FI) {
     if (C.Kind != ClusterKind::Cold && !CF.Whole)
       C.Blocks = orderCluster(F, C.Blocks, ClusterOf, Index, C.Number == 0);
   }
+  if (!CF.Whole)
+    keepFallThroughsIntoRunCode(F, CF, ClusterOf);
   EntryCluster[FI] = CF.Clusters.front();
   ClusterOfBlock[FI] = std::move(ClusterOf);
   Result.Functions.push_back(std::move(CF));

@@ -453,6 +453,14 @@ static cl::opt<uint64_t> BlockLayoutMinSplit(
              "their function instead of splitting them off (default 16; 0 "
              "splits every part)"),
     cl::cat(KilnCategory));
+static cl::opt<uint64_t> BlockLayoutMaxFallThrough(
+    "max-fall-through-size", cl::sub(BlockLayoutCmd), cl::init(16),
+    cl::value_desc("bytes"),
+    cl::desc("move up to this many bytes of never-run blocks that fall "
+             "through into a block that ran from the cold cluster to right "
+             "before that block, where no block that ran falls into it "
+             "(default 16; 0 leaves them cold)"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> BlockLayoutPlaceCold(
     "place-cold", cl::sub(BlockLayoutCmd),
     cl::desc("list the never-run clusters (fn.cold) last in the ordering "
@@ -491,6 +499,7 @@ static Error blockLayoutMain(int Argc, const char **Argv) {
   Opts.Layout.Composite.PageSize = *PageSize;
   Opts.Layout.Composite.PlaceColdNodes = BlockLayoutPlaceCold;
   Opts.Layout.MinSplitBytes = BlockLayoutMinSplit;
+  Opts.Layout.MaxFallThroughBytes = BlockLayoutMaxFallThrough;
   Opts.Binary = BlockLayoutBinary;
   if (BlockLayoutMinMatched > 100)
     return kiln::makeToolError(

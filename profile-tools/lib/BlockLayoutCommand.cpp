@@ -210,6 +210,9 @@ static void writeReport(const BlockLayoutResult &R, StringRef Input,
     J.attribute("shared_names_whole", int64_t(R.Layout.NumSharedNames));
     J.attribute("inside_unseen_whole", int64_t(R.Layout.NumInsideUnseen));
     J.attribute("landing_pads_moved", int64_t(R.Layout.NumEHPadsMoved));
+    J.attribute("fall_throughs_kept", int64_t(R.Layout.NumFallThroughsKept));
+    J.attribute("fall_throughs_refused",
+                int64_t(R.Layout.NumFallThroughsRefused));
     J.attribute("symbols_ordered", int64_t(R.Order.Written));
     J.attributeArray("layout", [&] {
       for (const layout::ClusteredFunction &CF : R.Layout.Functions) {
@@ -282,6 +285,11 @@ static void printSummary(const BlockLayoutResult &R,
     Diag << "  small parts kept with their function: " << L.NumTinyPartsKept
          << "; landing pads moved to their function's other pads: "
          << L.NumEHPadsMoved << '\n';
+  if (L.NumFallThroughsKept || L.NumFallThroughsRefused)
+    Diag << "  never-run blocks kept before the block that ran they fall "
+            "into: "
+         << L.NumFallThroughsKept << "; refused (a block that ran falls into "
+         << "it): " << L.NumFallThroughsRefused << '\n';
   if (L.NumSharedNames)
     Diag << "  functions laid out whole, by a name other functions share: "
          << L.NumSharedNames << '\n';

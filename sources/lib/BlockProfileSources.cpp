@@ -207,6 +207,7 @@ buildBlockProfile(const BlockAddressMap &Map,
       P.Size = B.Size;
       P.Hash = B.Hash;
       P.IsEHPad = B.IsEHPad;
+      P.FallsThrough = B.CanFallThrough && B.Next.has_value();
       for (const BlockCounts &C : Counts)
         P.Counts.push_back(C.getBlockCount({uint32_t(FI), uint32_t(BI)}));
       Out.Blocks.push_back(std::move(P));

@@ -35,7 +35,10 @@ using layout::ScenarioCounts;
 using layout::ScenarioKind;
 
 static constexpr StringLiteral Magic = "kiln-block-profile";
-static constexpr unsigned FormatVersion = 1;
+/// Version 2 added the `ft` block flag; a version 1 profile reads as one
+/// whose blocks are not known to fall through.
+static constexpr unsigned FormatVersion = 2;
+static constexpr unsigned OldestFormatVersion = 1;
 
 namespace {
 
@@ -57,6 +60,7 @@ private:
   Error parseScenario(ArrayRef<StringRef> Fields);
   Error parseFunction(ArrayRef<StringRef> Fields);
   Error parseBlock(ArrayRef<StringRef> Fields);
+  Error parseBlockFlags(StringRef Field, ProfiledBlock &B) const;
   Error parseEdge(ArrayRef<StringRef> Fields);
   Error parseCall(ArrayRef<StringRef> Fields);
   Error parseCounts(ArrayRef<StringRef> Fields, ScenarioCounts &Counts);
@@ -101,9 +105,10 @@ Error BlockProfileParser::parseHeader(ArrayRef<StringRef> Fields) {
       !parseUnsigned(Fields[1], Version))
     return error("not a Kiln block profile (expected '" + Magic + " " +
                  Twine(FormatVersion) + "')");
-  if (Version != FormatVersion)
+  if (Version < OldestFormatVersion || Version > FormatVersion)
     return error("unsupported block profile version " + Twine(Version) +
-                 " (this Kiln reads version " + Twine(FormatVersion) + ")");
+                 " (this Kiln reads versions " + Twine(OldestFormatVersion) +
+                 " to " + Twine(FormatVersion) + ")");
   SawHeader = true;
   return Error::success();
 }
@@ -178,7 +183,7 @@ Error BlockProfileParser::parseBlock(ArrayRef<StringRef> Fields) {
   if (InBody)
     return error("block after the function's edges or calls");
   if (Fields.size() < 6)
-    return error("expected 'block <id> 0x<address> <size> 0x<hash> -|eh "
+    return error("expected 'block <id> 0x<address> <size> 0x<hash> <flags> "
                  "<count>...'");
   ProfiledBlock B;
   uint64_t ID = 0;
@@ -191,16 +196,31 @@ Error BlockProfileParser::parseBlock(ArrayRef<StringRef> Fields) {
     return error("size '" + Fields[3] + "' is not an unsigned integer");
   if (!parseHex(Fields[4], B.Hash))
     return error("hash '" + Fields[4] + "' is not 0x<hex>");
-  if (Fields[5] == "eh")
-    B.IsEHPad = true;
-  else if (Fields[5] != "-")
-    return error("block flags '" + Fields[5] + "' are neither '-' nor 'eh'");
+  if (Error E = parseBlockFlags(Fields[5], B))
+    return E;
   if (Error E = parseCounts(Fields.drop_front(6), B.Counts))
     return E;
   BlockFunction &F = Profile.Functions.back();
   if (!BlockIndex.try_emplace(B.ID, F.Blocks.size()).second)
     return error("block " + Twine(B.ID) + " appears twice in '" + F.Name + "'");
   F.Blocks.push_back(std::move(B));
+  return Error::success();
+}
+
+// `-`, or `eh`, `ft` or both, comma-separated, each once.
+Error BlockProfileParser::parseBlockFlags(StringRef Field,
+                                          ProfiledBlock &B) const {
+  if (Field == "-")
+    return Error::success();
+  SmallVector<StringRef, 2> Flags;
+  Field.split(Flags, ',');
+  for (StringRef Flag : Flags) {
+    bool &Set = Flag == "eh" ? B.IsEHPad : B.FallsThrough;
+    if ((Flag != "eh" && Flag != "ft") || Set)
+      return error("block flags '" + Field +
+                   "' are not '-' or a list of 'eh' and 'ft', each once");
+    Set = true;
+  }
   return Error::success();
 }
 
@@ -368,7 +388,11 @@ void writeBlockProfile(const BlockProfile &Profile, raw_ostream &OS) {
        << (F.SharedName ? " shared" : "") << '\n';
     for (const ProfiledBlock &B : F.Blocks) {
       OS << "block " << B.ID << ' ' << format_hex(B.Address, 0) << ' ' << B.Size
-         << ' ' << format_hex(B.Hash, 0) << ' ' << (B.IsEHPad ? "eh" : "-");
+         << ' ' << format_hex(B.Hash, 0) << ' '
+         << (B.IsEHPad && B.FallsThrough ? "eh,ft"
+             : B.IsEHPad                 ? "eh"
+             : B.FallsThrough            ? "ft"
+                                         : "-");
       writeCounts(B.Counts, OS);
     }
     for (const BlockEdge &E : F.Edges) {

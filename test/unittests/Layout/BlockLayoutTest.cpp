@@ -254,6 +254,112 @@ TEST(BlockLayout, KeepsSmallPartsWithTheirFunction) {
   EXPECT_EQ(L4.Clusters[0].Kind, ClusterKind::Shared);
 }
 
+TEST(BlockLayout, KeepsANeverRunTailBeforeTheBlockItFallsInto) {
+  // 1 and 2 never ran and fall through, 2 into 3, which only the steady
+  // state ran (a jump from the entry): they lead its cluster into it, so a
+  // later run that takes them needs no jump back. 4 never ran either but
+  // leads into nothing that ran: it goes to the cold cluster.
+  auto Build = [](uint64_t TailSize, bool FallsThrough) {
+    ProfileBuilder B;
+    B.function("f");
+    B.block(0, 32, {1, 1});
+    B.block(1, 4, {0, 0});
+    B.block(2, TailSize, {0, 0});
+    B.block(3, 32, {0, 5});
+    B.block(4, 32, {0, 0});
+    if (FallsThrough) {
+      B.fallsThrough(1);
+      B.fallsThrough(2);
+    }
+    B.fallsThrough(3);
+    B.edge(0, 3, {0, 5});
+    return B;
+  };
+  ProfileBuilder B = Build(8, true);
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Steady = findCluster(L, 0, ClusterKind::Steady);
+  const BlockCluster *Cold = findCluster(L, 0, ClusterKind::Cold);
+  ASSERT_TRUE(Steady && Cold);
+  EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(1u, 2u, 3u));
+  EXPECT_EQ(Steady->Bytes, 44u);
+  EXPECT_THAT(blockIDs(B.P, *Cold), ElementsAre(4u));
+  EXPECT_EQ(L.NumFallThroughsKept, 2u);
+  EXPECT_EQ(L.NumFallThroughsRefused, 0u);
+  // They ran as they ran: never.
+  EXPECT_EQ(L.RunBytes[unsigned(ClusterKind::Cold)], 44u);
+
+  // Only the blocks right before it, up to the limit: 16 bytes keep 2 (8)
+  // and 1 (4); a 16-byte 2 alone fills it, and 1 goes cold.
+  ProfileBuilder Big = Build(16, true);
+  BlockLayout LB = planBlockLayout(Big.P);
+  EXPECT_THAT(blockIDs(Big.P, *findCluster(LB, 0, ClusterKind::Steady)),
+              ElementsAre(2u, 3u));
+  EXPECT_THAT(blockIDs(Big.P, *findCluster(LB, 0, ClusterKind::Cold)),
+              ElementsAre(1u, 4u));
+
+  // Blocks not known to fall through, or a limit of 0, send them all to
+  // the cold cluster.
+  ProfileBuilder NoFlag = Build(8, false);
+  BlockLayout LN = planBlockLayout(NoFlag.P);
+  EXPECT_THAT(blockIDs(NoFlag.P, *findCluster(LN, 0, ClusterKind::Cold)),
+              ElementsAre(1u, 2u, 4u));
+  BlockLayoutConfig Off;
+  Off.MaxFallThroughBytes = 0;
+  BlockLayout LO = planBlockLayout(B.P, Off);
+  EXPECT_THAT(blockIDs(B.P, *findCluster(LO, 0, ClusterKind::Steady)),
+              ElementsAre(3u));
+  EXPECT_EQ(LO.NumFallThroughsKept, 0u);
+}
+
+TEST(BlockLayout, RefusesATailWhereABlockThatRanFallsIn) {
+  // 1 never ran and falls into 2, but the entry ran into 2 and ext-TSP
+  // puts it right before 2: 1 there would turn that fall-through into a
+  // jump, so 1 stays in the cold cluster with 3.
+  ProfileBuilder B;
+  B.function("f");
+  B.block(0, 32, {1, 1});
+  B.block(1, 8, {0, 0});
+  B.block(2, 32, {1, 1});
+  B.block(3, 32, {0, 0});
+  B.fallsThrough(1);
+  B.edge(0, 2, {1, 1});
+  BlockLayout L = planBlockLayout(B.P);
+  const BlockCluster *Shared = findCluster(L, 0, ClusterKind::Shared);
+  const BlockCluster *Cold = findCluster(L, 0, ClusterKind::Cold);
+  ASSERT_TRUE(Shared && Cold);
+  EXPECT_THAT(blockIDs(B.P, *Shared), ElementsAre(0u, 2u));
+  EXPECT_EQ(Shared->Bytes, 64u);
+  EXPECT_THAT(blockIDs(B.P, *Cold), ElementsAre(1u, 3u));
+  EXPECT_EQ(Cold->Bytes, 40u);
+  EXPECT_EQ(L.NumFallThroughsKept, 0u);
+  EXPECT_EQ(L.NumFallThroughsRefused, 1u);
+}
+
+TEST(BlockLayout, AColdClusterLeftTooSmallJoinsTheFunction) {
+  // 1 moves before 2, which it falls into; 3, 12 bytes, is all that is left
+  // of the cold cluster: too small for a section of its own, it joins the
+  // last executed cluster.
+  ProfileBuilder B;
+  B.function("f");
+  B.block(0, 32, {1, 1});
+  B.block(1, 8, {0, 0});
+  B.block(2, 32, {0, 5});
+  B.block(3, 12, {0, 0});
+  B.fallsThrough(1);
+  B.edge(0, 2, {0, 5});
+  BlockLayout L = planBlockLayout(B.P);
+  ASSERT_EQ(L.Clusters.size(), 2u);
+  const BlockCluster *Steady = findCluster(L, 0, ClusterKind::Steady);
+  ASSERT_TRUE(Steady);
+  EXPECT_THAT(blockIDs(B.P, *Steady), ElementsAre(1u, 2u, 3u));
+  EXPECT_EQ(Steady->Bytes, 52u);
+  EXPECT_EQ(findCluster(L, 0, ClusterKind::Cold), nullptr);
+  EXPECT_EQ(L.NumFallThroughsKept, 1u);
+  EXPECT_EQ(L.NumTinyPartsKept, 1u);
+  ASSERT_EQ(L.Functions.size(), 1u);
+  EXPECT_EQ(L.Functions[0].Clusters.size(), 2u);
+}
+
 TEST(BlockLayout, KeepsLandingPadsInOneCluster) {
   // Pad 2 ran at startup, pad 3 never: LLVM would move both to `f.eh`, so
   // the planner keeps pad 3 with pad 2.

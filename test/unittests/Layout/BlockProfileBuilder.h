@@ -55,6 +55,11 @@ public:
                        uint64_t Size = 16) {
     return addBlock(ID, Size, Hash, std::move(Counts), /*IsEHPad=*/false);
   }
+  /// Marks block \p Index of the last function as falling through into the
+  /// block after it.
+  void fallsThrough(uint32_t Index) {
+    P.Functions.back().Blocks[Index].FallsThrough = true;
+  }
   /// Leaves \p Bytes of padding before the next block.
   void pad(uint64_t Bytes) { NextAddress += Bytes; }
   void edge(uint32_t From, uint32_t To, ScenarioCounts Counts) {

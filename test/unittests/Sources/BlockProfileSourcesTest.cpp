@@ -408,13 +408,14 @@ TEST(BlockProfileSources, BuildsAVerifiedProfileOfEveryScenario) {
   std::string Text;
   raw_string_ostream OS(Text);
   writeBlockProfile(Profile, OS);
-  EXPECT_EQ(Text, "kiln-block-profile 1\n"
+  // Blocks 0 and 1 fall through into the next; 2 returns.
+  EXPECT_EQ(Text, "kiln-block-profile 2\n"
                   "build-id -\n"
                   "scenario start startup 1\n"
                   "scenario work steady 2\n"
                   "function f 0x1000\n"
-                  "block 0 0x1000 8 0x0 - 7 1\n"
-                  "block 1 0x1008 8 0x0 - 0 3\n"
+                  "block 0 0x1000 8 0x0 ft 7 1\n"
+                  "block 1 0x1008 8 0x0 ft 0 3\n"
                   "block 2 0x1010 4 0x0 - 0 1\n"
                   "edge 0 1 0 1\n"
                   "edge 1 1 0 2\n"

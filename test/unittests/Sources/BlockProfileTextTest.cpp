@@ -30,14 +30,15 @@ std::string print(const BlockProfile &Profile) {
   return Text;
 }
 
-constexpr StringLiteral Canonical = "kiln-block-profile 1\n"
+constexpr StringLiteral Canonical = "kiln-block-profile 2\n"
                                     "build-id 0a1b\n"
                                     "scenario start startup 1\n"
                                     "scenario work steady 2.5\n"
                                     "function main 0x1000\n"
                                     "block 0 0x1000 16 0x0 - 1 4\n"
-                                    "block 3 0x1010 8 0x0 - 0 4\n"
+                                    "block 3 0x1010 8 0x0 ft 0 4\n"
                                     "block 2 0x1018 4 0x0 eh 0 0\n"
+                                    "block 5 0x101c 4 0x0 eh,ft 0 0\n"
                                     "edge 0 3 0 4\n"
                                     "edge 3 2 0 0\n"
                                     "call 3 helper 0 9\n"
@@ -53,9 +54,15 @@ TEST(BlockProfileText, RoundTripsCanonicalText) {
   EXPECT_EQ(Profile->Scenarios[1].Weight, 2.5);
   ASSERT_EQ(Profile->Functions.size(), 2u);
   const BlockFunction &Main = Profile->Functions[0];
-  ASSERT_EQ(Main.Blocks.size(), 3u);
+  ASSERT_EQ(Main.Blocks.size(), 4u);
   EXPECT_EQ(Main.Blocks[1].ID, 3u);
+  EXPECT_FALSE(Main.Blocks[0].FallsThrough);
+  EXPECT_TRUE(Main.Blocks[1].FallsThrough);
+  EXPECT_FALSE(Main.Blocks[1].IsEHPad);
   EXPECT_TRUE(Main.Blocks[2].IsEHPad);
+  EXPECT_FALSE(Main.Blocks[2].FallsThrough);
+  EXPECT_TRUE(Main.Blocks[3].IsEHPad);
+  EXPECT_TRUE(Main.Blocks[3].FallsThrough);
   ASSERT_EQ(Main.Edges.size(), 2u);
   EXPECT_EQ(Main.Edges[0].From, 0u);
   EXPECT_EQ(Main.Edges[0].To, 1u); // Index of block 3.
@@ -66,6 +73,19 @@ TEST(BlockProfileText, RoundTripsCanonicalText) {
   EXPECT_FALSE(Profile->Functions[0].SharedName);
   EXPECT_TRUE(Profile->Functions[1].SharedName);
   EXPECT_EQ(print(*Profile), Canonical);
+}
+
+TEST(BlockProfileText, ReadsVersionOneWithoutFallThroughs) {
+  // Version 1 had no `ft` flag: its blocks are not known to fall through,
+  // and the profile is written back as version 2.
+  Expected<BlockProfile> Profile =
+      parse("kiln-block-profile 1\nscenario s steady 1\nfunction f 0x1\n"
+            "block 0 0x1 1 0x0 - 1\nblock 1 0x2 1 0x0 eh 0\n");
+  ASSERT_THAT_EXPECTED(Profile, Succeeded());
+  EXPECT_FALSE(Profile->Functions[0].Blocks[0].FallsThrough);
+  EXPECT_TRUE(Profile->Functions[0].Blocks[1].IsEHPad);
+  EXPECT_EQ(StringRef(print(*Profile)).take_front(21),
+            "kiln-block-profile 2\n");
 }
 
 TEST(BlockProfileText, AcceptsCommentsBlanksAndTabs) {
@@ -105,10 +125,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"", "test.kbp: empty file, not a Kiln block profile"},
         BadInput{"function f 0x1\n",
                  "test.kbp:1: not a Kiln block profile (expected "
-                 "'kiln-block-profile 1')"},
-        BadInput{"kiln-block-profile 2\n",
-                 "test.kbp:1: unsupported block profile version 2 (this Kiln "
-                 "reads version 1)"},
+                 "'kiln-block-profile 2')"},
+        BadInput{"kiln-block-profile 3\n",
+                 "test.kbp:1: unsupported block profile version 3 (this Kiln "
+                 "reads versions 1 to 2)"},
         BadInput{"kiln-block-profile 1\n",
                  "test.kbp: the profile has no scenario"},
         BadInput{"kiln-block-profile 1\nscenario s warm 1\n",
@@ -138,7 +158,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "test.kbp:4: count '-1' is not an unsigned integer"},
         BadInput{"kiln-block-profile 1\nscenario s steady 1\nfunction f 0x1\n"
                  "block 0 0x1 1 0x0 x 1\n",
-                 "test.kbp:4: block flags 'x' are neither '-' nor 'eh'"},
+                 "test.kbp:4: block flags 'x' are not '-' or a list of 'eh' "
+                 "and 'ft', each once"},
+        BadInput{"kiln-block-profile 2\nscenario s steady 1\nfunction f 0x1\n"
+                 "block 0 0x1 1 0x0 ft,ft 1\n",
+                 "test.kbp:4: block flags 'ft,ft' are not '-' or a list of "
+                 "'eh' and 'ft', each once"},
         BadInput{"kiln-block-profile 1\nscenario s steady 1\nfunction f 0x1\n"
                  "block 0 0x1 1 0x0 - 1\nblock 0 0x2 1 0x0 - 1\n",
                  "test.kbp:5: block 0 appears twice in 'f'"},

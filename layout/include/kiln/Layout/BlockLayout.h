@@ -26,6 +26,8 @@
 ///    CodeLayout, Newell and Pupyrev) from the exact edge counts, weighted
 ///    over all scenarios, the cluster's first block fixed: the entry block,
 ///    or for another cluster the block most often entered from outside it.
+///    A few bytes of never-run blocks that fall through into a block that
+///    ran stay right before it, unless a block that ran falls into it there.
 /// 3. The clusters of all functions are nodes of one call graph (a cluster's
 ///    count is the largest count of its blocks, calls go from the calling
 ///    block's cluster to the callee's entry cluster, control crossing from
@@ -143,6 +145,11 @@ struct BlockLayoutConfig {
   /// when the function has an executed part it can stay with (see
   /// BlockLayout.cpp for which, and why). 0 splits every part.
   uint64_t MinSplitBytes = 16;
+  /// Never-run blocks that fall through into a block that ran, at most
+  /// this many bytes of them before it, move from the cold cluster to right
+  /// before that block when no block that ran falls into it there (see
+  /// BlockLayout.cpp). 0 leaves every never-run block in the cold cluster.
+  uint64_t MaxFallThroughBytes = 16;
   /// Places the clusters. Its PlaceColdNodes also lists the never-run
   /// clusters last in BlockLayout::Order.
   CompositeLayoutConfig Composite;
@@ -172,6 +179,11 @@ struct BlockLayout {
   uint32_t NumInsideUnseen = 0;
   /// Landing pads moved to the cluster of the function's other pads.
   uint32_t NumEHPadsMoved = 0;
+  /// Never-run blocks moved right before the executed block they fall
+  /// through into, and those left in the cold cluster because a block that
+  /// ran falls into that block in the planned order.
+  uint32_t NumFallThroughsKept = 0;
+  uint32_t NumFallThroughsRefused = 0;
   /// Per ClusterKind, the bytes of the clustered functions' blocks of that
   /// kind as the profile says they ran, before small parts and landing pads
   /// are moved (getStartupRunBytes is what the block-granularity startup

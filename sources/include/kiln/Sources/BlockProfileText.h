@@ -13,11 +13,11 @@
 /// fields are separated by blanks; counts are one per scenario, in the
 /// order of the `scenario` lines:
 ///
-///     kiln-block-profile 1
+///     kiln-block-profile 2
 ///     build-id <hex>|-
 ///     scenario <name> startup|steady <weight>
 ///     function <symbol> 0x<address> [shared]
-///     block <id> 0x<address> <size> 0x<hash> -|eh <count>...
+///     block <id> 0x<address> <size> 0x<hash> -|<flag>[,<flag>] <count>...
 ///     edge <from id> <to id> <count>...
 ///     call <from id> <callee symbol> <count>...
 ///
@@ -27,7 +27,10 @@
 /// (`-emit-bb-hash`), 0x0 when the map has none; it lets a profile be
 /// matched to a later build (kiln/Layout/BlockProfileMatching.h). `shared`
 /// marks a name other functions of the binary have too
-/// (BlockFunction::SharedName). Writing sorts nothing: it prints the profile
+/// (BlockFunction::SharedName). A block's flags are `-` for none, or `eh`
+/// (a landing pad) and `ft` (it falls through into the block after it by
+/// address, ProfiledBlock::FallsThrough), comma-separated. Version 1, which
+/// had no `ft`, is still read. Writing sorts nothing: it prints the profile
 /// as it is, so a verified profile prints the same bytes every time.
 ///
 //===----------------------------------------------------------------------===//
