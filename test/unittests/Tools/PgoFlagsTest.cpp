@@ -52,12 +52,15 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wno-error=backend-plugin", "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
+  // A profiled program's link runs its ThinLTO backends with the profile,
+  // as a stock PGO link does.
   EXPECT_THAT(F.TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
-                          "-Wl,-mllvm,-kiln-split-functions"));
+                          "-Wl,-mllvm,-kiln-split-functions",
+                          "-fprofile-use=/ws/profiles/compile-x64.profdata"));
 }
 
 TEST(PgoFlags, OptimizeSwitches) {
@@ -75,15 +78,18 @@ TEST(PgoFlags, OptimizeSwitches) {
     PgoTransforms T;
     T.Order = false;
     PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
-    EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
-                                          "-Wl,-mllvm,-kiln-split-functions"));
+    EXPECT_THAT(F.TargetLink,
+                ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
+                            "-Wl,-mllvm,-kiln-split-functions",
+                            "-fprofile-use=/ws/profiles/compile-x64.profdata"));
   }
   {
     // --no-order --no-split: plain ThinLTO PGO, no kiln-lld at all.
     PgoTransforms T;
     T.Order = T.Split = false;
     PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
-    EXPECT_THAT(F.TargetLink, IsEmpty());
+    EXPECT_THAT(F.TargetLink,
+                ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata"));
   }
   {
     // --no-strtab: the plugin's default string-table pass is turned off
@@ -101,7 +107,7 @@ TEST(PgoFlags, OptimizeSwitches) {
     T = PgoTransforms();
     T.StringTables = T.Order = T.Split = false;
     F = computeOptimizeFlags(tools(), profiles(), T);
-    EXPECT_THAT(F.TargetLink, IsEmpty());
+    EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,-mllvm,-kiln-strtab=false")));
   }
   {
     // --no-lto: the plugin splits in each compile.
@@ -169,6 +175,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
   EXPECT_THAT(withBlockAddressMap(Final, /*ForBolt=*/false).TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
@@ -176,6 +183,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
+                          "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wl,--kiln-block-address-map"));
   // The relink: the block profile instead of the function-level profiles,
   // which kiln-lld refuses beside it; strict, so that an unusable block
@@ -185,6 +193,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
   EXPECT_THAT(Blocks.TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,-mllvm,-kiln-split-functions",
+                          "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));
   // Only with ThinLTO and the order; from BOLT's instrumentation by
