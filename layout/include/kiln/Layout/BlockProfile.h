@@ -50,13 +50,13 @@ struct ProfiledBlock {
   uint64_t Hash = 0;
   /// An exception-handling landing pad.
   bool IsEHPad = false;
+  /// Executions per scenario.
+  ScenarioCounts Counts;
   /// Control can continue from its end into the block that follows it by
   /// address (the address map's `CanFallThrough`, within one range of the
   /// function); false when the block ends in a jump or return, or when the
   /// profile does not say.
   bool FallsThrough = false;
-  /// Executions per scenario.
-  ScenarioCounts Counts;
 };
 
 /// Control going from one block of a function to another of the same
