@@ -309,6 +309,59 @@ EXPAT_SOURCES = ["lib/xmlparse.c", "lib/xmlrole.c", "lib/xmltok.c",
                  "xmlwf/readfilemap.c"]
 
 
+# The same fixed salt for expat's own builds (bench/pgo_flow.py builds the
+# tree with its autotools or its CMake): their configuration header is made
+# from a template, so the renaming goes at the end of both templates and the
+# function at the end of lib/xmlparse.c, the one file that draws the salt.
+EXPAT_FIXED_SALT_CONFIG = """
+/* Added by Kiln's bench/lib/programs.py: a fixed hash salt, so that the
+   benchmark's runs are deterministic (fix_expat_hash_salt). */
+#ifndef HAVE_ARC4RANDOM_BUF
+#  define HAVE_ARC4RANDOM_BUF 1
+#endif
+#include <stddef.h>
+#define arc4random_buf kiln_bench_fixed_entropy
+void kiln_bench_fixed_entropy(void *buf, size_t size);
+"""
+EXPAT_FIXED_SALT_DEFINITION = """
+/* Added by Kiln's bench/lib/programs.py: the fixed hash salt of
+   expat_config.h (fix_expat_hash_salt). */
+void
+kiln_bench_fixed_entropy(void *buf, size_t size) {
+  memset(buf, 0x5a, size);
+}
+"""
+_CONFIG_END = "#endif // ndef EXPAT_CONFIG_H"
+
+
+def fix_expat_hash_salt(tree: Path) -> None:
+    """Gives the expat source tree `tree` the fixed hash salt of its own
+    builds (EXPAT_FIXED_SALT_CONFIG): without it, each run of xmlwf probes
+    its hash tables another number of times, and two trainings of the same
+    build give different profiles. It patches the templates the tree has
+    (expat_config.h.in exists once autoheader has run, buildconf.sh);
+    idempotent."""
+    templates = [tree / name for name in ("expat_config.h.in", "expat_config.h.cmake")
+                 if (tree / name).is_file()]
+    if not templates:
+        raise FetchError("%s: no expat_config.h.in or expat_config.h.cmake to add the "
+                         "fixed hash salt to" % tree)
+    for template in templates:
+        text = template.read_text()
+        if EXPAT_FIXED_SALT_CONFIG in text:
+            continue
+        if text.count(_CONFIG_END) != 1:
+            raise FetchError("%s: no single '%s' line to add the fixed hash salt "
+                             "before" % (template, _CONFIG_END))
+        template.write_text(text.replace(_CONFIG_END,
+                                         EXPAT_FIXED_SALT_CONFIG.lstrip("\n") + "\n"
+                                         + _CONFIG_END))
+    source = tree / "lib" / "xmlparse.c"
+    text = source.read_text()
+    if EXPAT_FIXED_SALT_DEFINITION not in text:
+        source.write_text(text + EXPAT_FIXED_SALT_DEFINITION)
+
+
 def expat(work: Path, log: Callable[[str], None]) -> dict:
     """expat 2.5 (Debian package `expat`): the source tree of the library and
     its xmlwf tool (the `expat/` directory, with its own configure.ac and

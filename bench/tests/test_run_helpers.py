@@ -5,6 +5,7 @@
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -144,6 +145,56 @@ class HeldOutTest(unittest.TestCase):
                       programs.EXPAT_CONFIG_H)
         self.assertIn("void kiln_bench_fixed_entropy(void *buf, size_t size) {",
                       programs.FIXED_ENTROPY_C)
+
+    def test_expat_own_builds_get_the_fixed_hash_salt(self):
+        # The templates of expat's configuration header get the renaming of
+        # arc4random_buf before their last line, and lib/xmlparse.c the
+        # function, once however often the fix runs.
+        end = "#endif // ndef EXPAT_CONFIG_H\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp)
+            (tree / "lib").mkdir()
+            begin = "#ifndef EXPAT_CONFIG_H\n#define EXPAT_CONFIG_H 1\n"
+            (tree / "expat_config.h.in").write_text(
+                begin + "#undef HAVE_ARC4RANDOM_BUF\n" + end)
+            (tree / "expat_config.h.cmake").write_text(
+                begin + "#cmakedefine HAVE_ARC4RANDOM_BUF\n" + end)
+            (tree / "lib" / "xmlparse.c").write_text("#include <string.h>\n")
+            programs.fix_expat_hash_salt(tree)
+            programs.fix_expat_hash_salt(tree)
+            for name in ("expat_config.h.in", "expat_config.h.cmake"):
+                text = (tree / name).read_text()
+                self.assertEqual(text.count("#define arc4random_buf kiln_bench_fixed_entropy"), 1)
+                self.assertTrue(text.endswith(end), name)
+            source = (tree / "lib" / "xmlparse.c").read_text()
+            self.assertEqual(source.count("kiln_bench_fixed_entropy(void *buf, size_t size) {"), 1)
+            # As glibc 2.36 declares arc4random_buf itself, the renamed
+            # declaration and the definition compile together, and the salt
+            # is the fixed bytes.
+            clang = Path("/usr/lib/llvm-22/bin/clang")
+            if clang.exists():
+                config = (tree / "expat_config.h.in").read_text().replace(
+                    "#undef HAVE_ARC4RANDOM_BUF\n", "")
+                (tree / "expat_config.h").write_text(config)
+                main = tree / "main.c"
+                main.write_text('#include "expat_config.h"\n#include <stdlib.h>\n'
+                                '#include <stdio.h>\n' + source
+                                + "int main(void) { unsigned long e = 0;\n"
+                                  "  arc4random_buf(&e, sizeof(e));\n"
+                                  "  printf(\"%lx\\n\", e); return 0; }\n")
+                exe = tree / "main"
+                subprocess.run([str(clang), "-Werror", "-o", str(exe), str(main)], check=True)
+                out = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+                self.assertEqual(out.stdout.strip(), "5a" * 8)
+            # A template without the line is refused, not patched blindly,
+            # and so is a tree without a template.
+            (tree / "expat_config.h.cmake").write_text("#define X 1\n")
+            with self.assertRaises(programs.FetchError):
+                programs.fix_expat_hash_salt(tree)
+            (tree / "expat_config.h.cmake").unlink()
+            (tree / "expat_config.h.in").unlink()
+            with self.assertRaises(programs.FetchError):
+                programs.fix_expat_hash_salt(tree)
 
     def test_heldout_args(self):
         args = argparse.Namespace(work_dir="/nonexistent", jobs=1, iterations=None)
