@@ -286,10 +286,11 @@ static void printSummary(const BlockLayoutResult &R,
          << "; landing pads moved to their function's other pads: "
          << L.NumEHPadsMoved << '\n';
   if (L.NumFallThroughsKept || L.NumFallThroughsRefused)
-    Diag << "  never-run blocks kept before the block that ran they fall "
+    Diag << "  never-run blocks moved before the executed block they fall "
             "into: "
-         << L.NumFallThroughsKept << "; refused (a block that ran falls into "
-         << "it): " << L.NumFallThroughsRefused << '\n';
+         << L.NumFallThroughsKept
+         << "; left cold, another block falls into it: "
+         << L.NumFallThroughsRefused << '\n';
   if (L.NumSharedNames)
     Diag << "  functions laid out whole, by a name other functions share: "
          << L.NumSharedNames << '\n';
