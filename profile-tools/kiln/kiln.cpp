@@ -775,6 +775,14 @@ static cl::opt<std::string> ThinBackendRemarksFilter(
     "pass-remarks-filter", cl::sub(ThinBackendCmd), cl::value_desc("regex"),
     cl::desc("only the remarks of passes matching this"),
     cl::cat(KilnCategory));
+static cl::opt<std::string> ThinBackendCSProfile(
+    "lto-cs-profile-file", cl::sub(ThinBackendCmd), cl::value_desc("file"),
+    cl::desc("run the backend with this profile, as ld.lld's "
+             "--lto-cs-profile-file= (which clang gives a link that has "
+             "-fprofile-use): LLVM's profile-guided passes of the backends "
+             "run; a profile without context-sensitive records annotates "
+             "nothing"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> ThinBackendPrintCacheKey(
     "print-cache-key", cl::sub(ThinBackendCmd),
     cl::desc("print the job's cache key (module, index, imported modules, "
@@ -792,6 +800,7 @@ static Error thinBackendMain(const char *Argv0) {
                           ThinBackendLLVMOptions.end());
   Opts.RemarksFile = ThinBackendRemarksOutput;
   Opts.RemarksFilter = ThinBackendRemarksFilter;
+  Opts.CSProfileFile = ThinBackendCSProfile;
   Opts.PrintCacheKey = ThinBackendPrintCacheKey;
   if (!ThinBackendPlugin.empty()) {
     // dlopen searches the library path for a name without a slash.

@@ -26,6 +26,7 @@
 #include "llvm/LTO/Config.h"
 #include "llvm/LTO/LTOBackend.h"
 #include "llvm/Plugins/PassPlugin.h"
+#include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/Caching.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -246,6 +247,8 @@ static lto::Config createConfig(const kiln::ThinBackendOptions &Opts,
   Conf.PTO.LoopVectorization = Opts.OptLevel > 1;
   Conf.PTO.SLPVectorization = Opts.OptLevel > 1;
   Conf.PassPlugins = {Opts.PluginPath};
+  // lld: --lto-cs-profile-file= (clang's -plugin-opt=cs-profile-path=).
+  Conf.CSIRProfile = Opts.CSProfileFile;
   Conf.RemarksFilename = Opts.RemarksFile;
   Conf.RemarksPasses = Opts.RemarksFilter;
   Conf.DiagHandler = [&Diags](const DiagnosticInfo &DI) {
@@ -304,6 +307,9 @@ kiln::computeThinBackendCacheKey(const ThinBackendKeyInputs &Inputs) {
     Digest.add("import-path", Path);
     Digest.add("import", hashBytes(Bytes));
   }
+  // By content: the same profile under another name makes the same object.
+  if (Inputs.CSProfileBytes)
+    Digest.add("cs-profile", hashBytes(*Inputs.CSProfileBytes));
   return Digest.hex();
 }
 
@@ -432,10 +438,33 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
     }
   }
 
+  // The profile, read now so that an unusable one is named before any work
+  // (the backend would only report that it could not use it) and its bytes
+  // go into the cache key.
+  std::unique_ptr<MemoryBuffer> CSProfileBuffer;
+  if (!Opts.CSProfileFile.empty()) {
+    Expected<std::unique_ptr<MemoryBuffer>> Buffer =
+        readFile(Opts.CSProfileFile);
+    if (!Buffer)
+      return Buffer.takeError();
+    Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =
+        IndexedInstrProfReader::create(MemoryBuffer::getMemBuffer(
+            (*Buffer)->getMemBufferRef(), /*RequiresNullTerminator=*/false));
+    if (!Reader)
+      return makeToolError("not an indexed profile: " +
+                               toString(Reader.takeError()),
+                           Opts.CSProfileFile,
+                           "give the .profdata that llvm-profdata merge "
+                           "writes, as for -fprofile-use");
+    CSProfileBuffer = std::move(*Buffer);
+  }
+
   // Before anything is written: no output may replace an input.
   std::vector<kiln::NamedFile> Read = {{Opts.Input, "module"},
                                        {Opts.IndexFile, "--thinlto-index"},
                                        {Opts.PluginPath, "plugin"}};
+  if (CSProfileBuffer)
+    Read.push_back({Opts.CSProfileFile, "--lto-cs-profile-file"});
   for (const auto &Import : ImportBuffers)
     Read.push_back({Import.first, "imported module"});
   if (Error E = kiln::checkOutputPaths(
@@ -456,6 +485,8 @@ Error kiln::runThinBackend(const ThinBackendOptions &Opts, raw_ostream &Out,
     Key.IndexBytes = (*IndexBuffer)->getBuffer();
     for (const auto &[Path, Buffer] : ImportBuffers)
       Key.Imports.emplace_back(Path, Buffer->getBuffer());
+    if (CSProfileBuffer)
+      Key.CSProfileBytes = CSProfileBuffer->getBuffer();
     Expected<std::string> Digest = computeThinBackendCacheKey(Key);
     if (!Digest)
       return Digest.takeError();

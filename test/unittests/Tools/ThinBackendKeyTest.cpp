@@ -65,12 +65,24 @@ TEST(ThinBackendKey, ChangesWithEachInput) {
       [](auto &I) { I.Imports[1].second = "module c, rebuilt"; },
       [](auto &I) { I.Imports.pop_back(); },
       [](auto &I) { I.Imports[0].first = "d.o"; },
+      [](auto &I) { I.CSProfileBytes = llvm::StringRef("profile"); },
   };
   for (size_t I = 0; I < Changes.size(); ++I) {
     kiln::ThinBackendKeyInputs Changed = Base;
     Changes[I](Changed);
     EXPECT_NE(keyOf(Changed), Key) << "change " << I;
   }
+
+  // The profile counts by its bytes: another one changes the key, an empty
+  // one is not the same as none.
+  kiln::ThinBackendKeyInputs WithProfile = Base;
+  WithProfile.CSProfileBytes = llvm::StringRef("profile");
+  kiln::ThinBackendKeyInputs OtherProfile = Base;
+  OtherProfile.CSProfileBytes = llvm::StringRef("profile, retrained");
+  kiln::ThinBackendKeyInputs EmptyProfile = Base;
+  EmptyProfile.CSProfileBytes = llvm::StringRef();
+  EXPECT_NE(keyOf(WithProfile), keyOf(OtherProfile));
+  EXPECT_NE(keyOf(EmptyProfile), Key);
 }
 
 TEST(ThinBackendKey, NeedsThePlugin) {

@@ -35,6 +35,7 @@
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,13 @@ struct ThinBackendOptions {
   std::string RemarksFile;
   /// `--pass-remarks-filter=`: only the remarks of passes matching it.
   std::string RemarksFilter;
+  /// `--lto-cs-profile-file=`: the profile the backend runs with, as ld.lld's
+  /// backends run with the one clang passes a `-fprofile-use` link
+  /// (`-plugin-opt=cs-profile-path=`). With it LLVM's profile-guided passes
+  /// of the backends run (the second round of memory-intrinsic size
+  /// specialization among them); a profile without context-sensitive
+  /// records annotates nothing.
+  std::string CSProfileFile;
   /// Print the job's cache key instead of running it.
   bool PrintCacheKey = false;
 };
@@ -77,7 +85,8 @@ struct ThinBackendOptions {
 /// file, a module without a ThinLTO summary, a file that is not an
 /// individual index, an index of another module (or of an older build of
 /// it), an imported module that cannot be read or changed since the thin
-/// link, an unknown `-mllvm` option, a plugin that does not load.
+/// link, an unknown `-mllvm` option, a plugin that does not load, a
+/// `--lto-cs-profile-file=` that is missing or not an indexed profile.
 ///
 /// An index the thin link marked "skip" (ld.lld writes one for a lazy
 /// `--start-lib` object the link did not use) gives an empty object, as
@@ -103,14 +112,17 @@ struct ThinBackendKeyInputs {
   llvm::StringRef IndexBytes; ///< The individual index.
   /// The modules the index imports from: path and bitcode.
   std::vector<std::pair<std::string, llvm::StringRef>> Imports;
+  /// The bytes of the `--lto-cs-profile-file=` profile, if one is given.
+  std::optional<llvm::StringRef> CSProfileBytes;
 };
 
 /// \returns the cache key of a backend job: a 32-hex-digit digest of Kiln's
 /// and LLVM's versions, the optimization level, relocation model and CPU,
 /// Kiln's configuration (plugin bytes, options, contents of the files they
 /// name; see ConfigurationDigest.h), the module's path and bytes, the
-/// index's bytes, and each imported module's path and bytes (in path order).
-/// The output file's name is not part of it. \returns an error if the
+/// index's bytes, each imported module's path and bytes (in path order),
+/// and the profile's bytes if there is one (not its name). The output
+/// file's name is not part of it. \returns an error if the
 /// plugin or a file an option names cannot be read.
 llvm::Expected<std::string>
 computeThinBackendCacheKey(const ThinBackendKeyInputs &Inputs);
