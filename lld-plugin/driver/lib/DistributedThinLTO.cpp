@@ -63,6 +63,9 @@ kiln::findDistributedThinLTOSetup(ArrayRef<std::string> LinkerArgs) {
       Setup.RemoteCompiler = Value;
     else if (matchOption(LinkerArgs, I, "thinlto-distributor", Value))
       Setup.Distributor = Value;
+    else if (matchOption(LinkerArgs, I, "lto-cs-profile-file", Value) ||
+             matchOption(LinkerArgs, I, "plugin-opt=cs-profile-path", Value))
+      Setup.CSProfileFile = Value;
   }
   return Setup;
 }
@@ -77,6 +80,12 @@ kiln::remoteCompilerArgsForKiln(const DistributedThinLTOSetup &Setup,
         "--thinlto-remote-compiler-prepend-arg=--relocation-model=static");
   Args.push_back(
       ("--thinlto-remote-compiler-arg=-fpass-plugin=" + PluginPath).str());
+  // lld gives its remote jobs none of the profile its in-process backends
+  // run with; kiln thin-backend takes it, so that the program is the
+  // in-process link's.
+  if (Setup.remoteCompilerIsKilnThinBackend() && !Setup.CSProfileFile.empty())
+    Args.push_back("--thinlto-remote-compiler-arg=--lto-cs-profile-file=" +
+                   Setup.CSProfileFile);
   for (const std::string &Option : KilnOptions) {
     Args.push_back("--thinlto-remote-compiler-arg=-mllvm");
     Args.push_back("--thinlto-remote-compiler-arg=" + Option);

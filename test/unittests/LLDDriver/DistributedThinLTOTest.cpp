@@ -70,8 +70,27 @@ TEST(DistributedThinLTO, ArgsForKilnThinBackendStartStatic) {
           "--thinlto-remote-compiler-arg=-kiln-a",
           "--thinlto-remote-compiler-arg=-mllvm",
           "--thinlto-remote-compiler-arg=-kiln-b=f.txt"));
+  // The link's profile (clang's spelling for a -fprofile-use link, or
+  // lld's) goes to kiln thin-backend's jobs too.
+  for (const char *Spelling : {"-plugin-opt=cs-profile-path=/w/app.profdata",
+                               "--lto-cs-profile-file=/w/app.profdata"}) {
+    kiln::DistributedThinLTOSetup WithProfile =
+        kiln::findDistributedThinLTOSetup(
+            {"ld", "--thinlto-distributor=d", "--thinlto-remote-compiler=kiln",
+             "--thinlto-remote-compiler-prepend-arg=thin-backend", Spelling});
+    EXPECT_EQ(WithProfile.CSProfileFile, "/w/app.profdata");
+    EXPECT_THAT(
+        kiln::remoteCompilerArgsForKiln(WithProfile, "/p/K.so", {}),
+        ElementsAre(
+            "--thinlto-remote-compiler-prepend-arg=--relocation-model=static",
+            "--thinlto-remote-compiler-arg=-fpass-plugin=/p/K.so",
+            "--thinlto-remote-compiler-arg=--lto-cs-profile-file=/w/"
+            "app.profdata"));
+  }
   Setup.RemoteCompiler = "clang";
   Setup.PrependArgs.clear();
+  // Not for another remote compiler, which has no such option.
+  Setup.CSProfileFile = "/w/app.profdata";
   EXPECT_THAT(kiln::remoteCompilerArgsForKiln(Setup, "/p/K.so", {"-kiln-a"}),
               ElementsAre("--thinlto-remote-compiler-arg=-fpass-plugin=/p/K.so",
                           "--thinlto-remote-compiler-arg=-mllvm",

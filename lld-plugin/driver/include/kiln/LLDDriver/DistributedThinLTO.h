@@ -41,6 +41,10 @@ struct DistributedThinLTOSetup {
   std::string RemoteCompiler; ///< `--thinlto-remote-compiler=`.
   /// `--thinlto-remote-compiler-prepend-arg=` values, in order.
   std::vector<std::string> PrependArgs;
+  /// `--lto-cs-profile-file=` (clang's `-plugin-opt=cs-profile-path=` for a
+  /// link with `-fprofile-use`): the profile the backends run with; "" if
+  /// none.
+  std::string CSProfileFile;
 
   /// \returns true if the remote compiler is `kiln thin-backend`: the
   /// `kiln` executable with `thin-backend` as its first argument.
