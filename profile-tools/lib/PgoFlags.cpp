@@ -99,9 +99,13 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   // memory-intrinsic size specialization (on Lua's held-out compile script,
   // 7,255 more bcmp calls, +0.14% of its instructions; docs/benchmarks.md).
   // Only there: a link that also compiles an unprofiled source (a configure
-  // check) would apply the profile to it.
+  // check) would apply the profile to it. A profiled program's link that
+  // compiles a source too compiles it with the profile, as its compiles
+  // are: its hash-mismatch warnings must not fail a -Werror build either.
   if (Transforms.ThinLTO)
-    F.TargetLink.push_back("-fprofile-use=" + Profiles.Compile);
+    F.TargetLink.insert(
+        F.TargetLink.end(),
+        {"-fprofile-use=" + Profiles.Compile, "-Wno-error=backend-plugin"});
   return F;
 }
 

@@ -60,7 +60,8 @@ TEST(PgoFlags, OptimizeDefault) {
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
-                          "-fprofile-use=/ws/profiles/compile-x64.profdata"));
+                          "-fprofile-use=/ws/profiles/compile-x64.profdata",
+                          "-Wno-error=backend-plugin"));
 }
 
 TEST(PgoFlags, OptimizeSwitches) {
@@ -81,7 +82,8 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                             "-Wl,-mllvm,-kiln-split-functions",
-                            "-fprofile-use=/ws/profiles/compile-x64.profdata"));
+                            "-fprofile-use=/ws/profiles/compile-x64.profdata",
+                            "-Wno-error=backend-plugin"));
   }
   {
     // --no-order --no-split: plain ThinLTO PGO, no kiln-lld at all.
@@ -89,7 +91,8 @@ TEST(PgoFlags, OptimizeSwitches) {
     T.Order = T.Split = false;
     PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
     EXPECT_THAT(F.TargetLink,
-                ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata"));
+                ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
+                            "-Wno-error=backend-plugin"));
   }
   {
     // --no-strtab: the plugin's default string-table pass is turned off
@@ -176,6 +179,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
+                          "-Wno-error=backend-plugin",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
   EXPECT_THAT(withBlockAddressMap(Final, /*ForBolt=*/false).TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
@@ -184,6 +188,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
+                          "-Wno-error=backend-plugin",
                           "-Wl,--kiln-block-address-map"));
   // The relink: the block profile instead of the function-level profiles,
   // which kiln-lld refuses beside it; strict, so that an unusable block
@@ -194,6 +199,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
+                          "-Wno-error=backend-plugin",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));
   // Only with ThinLTO and the order; from BOLT's instrumentation by
