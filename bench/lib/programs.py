@@ -243,6 +243,18 @@ def expat_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes]]:
     return scenarios, inputs
 
 
+# The fixed hash salt, in every build of expat: arc4random_buf, expat's
+# first choice of entropy, renamed to a function that returns fixed bytes.
+_FIXED_SALT_RENAME = """\
+#define arc4random_buf kiln_bench_fixed_entropy
+void kiln_bench_fixed_entropy(void *buf, size_t size);
+"""
+_FIXED_SALT_FUNCTION = """\
+void kiln_bench_fixed_entropy(void *buf, size_t size) {
+  memset(buf, 0x5a, size);
+}
+"""
+
 # expat's configuration for Linux with glibc, as its configure script writes
 # it there (HAVE_* of the functions and headers glibc 2.36 has), for the
 # harness's plain compile of the sources. One change: the hash salt. expat
@@ -259,8 +271,7 @@ EXPAT_CONFIG_H = """\
 #include <stddef.h>
 #define BYTEORDER 1234
 #define HAVE_ARC4RANDOM_BUF 1
-#define arc4random_buf kiln_bench_fixed_entropy
-void kiln_bench_fixed_entropy(void *buf, size_t size);
+""" + _FIXED_SALT_RENAME + """\
 #define HAVE_DLFCN_H 1
 #define HAVE_FCNTL_H 1
 #define HAVE_GETPAGESIZE 1
@@ -297,10 +308,7 @@ FIXED_ENTROPY_C = """\
 #include <string.h>
 #include "expat_config.h"
 
-void kiln_bench_fixed_entropy(void *buf, size_t size) {
-  memset(buf, 0x5a, size);
-}
-"""
+""" + _FIXED_SALT_FUNCTION
 
 # xmlwf's translation units, as expat's CMakeLists.txt builds them (the
 # static library's three and the tool's four, reading files with read()).
@@ -320,17 +328,11 @@ EXPAT_FIXED_SALT_CONFIG = """
 #  define HAVE_ARC4RANDOM_BUF 1
 #endif
 #include <stddef.h>
-#define arc4random_buf kiln_bench_fixed_entropy
-void kiln_bench_fixed_entropy(void *buf, size_t size);
-"""
+""" + _FIXED_SALT_RENAME
 EXPAT_FIXED_SALT_DEFINITION = """
 /* Added by Kiln's bench/lib/programs.py: the fixed hash salt of
    expat_config.h (fix_expat_hash_salt). */
-void
-kiln_bench_fixed_entropy(void *buf, size_t size) {
-  memset(buf, 0x5a, size);
-}
-"""
+""" + _FIXED_SALT_FUNCTION
 _CONFIG_END = "#endif // ndef EXPAT_CONFIG_H"
 
 

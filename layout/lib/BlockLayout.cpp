@@ -391,30 +391,26 @@ void BlockPlanner::keepFallThroughsIntoRunCode(
   }
   llvm::erase_if(Cold.Blocks,
                  [&](uint32_t B) { return ClusterOf[B] != ColdIndex; });
-  if (Cold.Blocks.empty() || Cold.Bytes >= Config.MinSplitBytes) {
-    if (Cold.Blocks.empty()) {
-      assert(ColdIndex + 1 == Result.Clusters.size() &&
-             "the cold cluster is the function's last");
-      Result.Clusters.pop_back();
-      ClusterRan.pop_back();
-      CF.Clusters.pop_back();
-    }
+  if (!Cold.Blocks.empty() && Cold.Bytes >= Config.MinSplitBytes)
     return;
+  if (!Cold.Blocks.empty()) {
+    // Into the last executed cluster in the order the runs see them:
+    // steady-only, shared, startup-only.
+    uint32_t Last = CF.Clusters.front();
+    for (uint32_t Index : CF.Clusters)
+      if (Index != ColdIndex &&
+          Result.Clusters[Index].Kind > Result.Clusters[Last].Kind)
+        Last = Index;
+    BlockCluster &To = Result.Clusters[Last];
+    for (uint32_t B : Cold.Blocks) {
+      To.Blocks.push_back(B);
+      To.Bytes += F.Blocks[B].Size;
+      ClusterOf[B] = Last;
+    }
+    ++Result.NumTinyPartsKept;
   }
-  // The last executed cluster in the order the runs see them: steady-only,
-  // shared, startup-only.
-  uint32_t Last = CF.Clusters.front();
-  for (uint32_t Index : CF.Clusters)
-    if (Index != ColdIndex &&
-        Result.Clusters[Index].Kind > Result.Clusters[Last].Kind)
-      Last = Index;
-  BlockCluster &To = Result.Clusters[Last];
-  for (uint32_t B : Cold.Blocks) {
-    To.Blocks.push_back(B);
-    To.Bytes += F.Blocks[B].Size;
-    ClusterOf[B] = Last;
-  }
-  ++Result.NumTinyPartsKept;
+  assert(ColdIndex + 1 == Result.Clusters.size() &&
+         "the cold cluster is the function's last");
   Result.Clusters.pop_back();
   ClusterRan.pop_back();
   CF.Clusters.pop_back();

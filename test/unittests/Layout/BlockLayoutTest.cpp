@@ -311,18 +311,26 @@ TEST(BlockLayout, KeepsANeverRunTailBeforeTheBlockItFallsInto) {
   EXPECT_EQ(LO.NumFallThroughsKept, 0u);
 }
 
-TEST(BlockLayout, RefusesATailWhereABlockThatRanFallsIn) {
-  // 1 never ran and falls into 2, but the entry ran into 2 and ext-TSP
-  // puts it right before 2: 1 there would turn that fall-through into a
-  // jump, so 1 stays in the cold cluster with 3.
+/// f: the entry, which both kinds of scenario ran; 1, 8 bytes, never run,
+/// falling through into 2; 2, which the entry jumps to as often as it runs
+/// (\p Counts2); 3, \p Size3 bytes, never run.
+ProfileBuilder neverRunTailProfile(ScenarioCounts Counts2, uint64_t Size3) {
   ProfileBuilder B;
   B.function("f");
   B.block(0, 32, {1, 1});
   B.block(1, 8, {0, 0});
-  B.block(2, 32, {1, 1});
-  B.block(3, 32, {0, 0});
+  B.block(2, 32, Counts2);
+  B.block(3, Size3, {0, 0});
   B.fallsThrough(1);
-  B.edge(0, 2, {1, 1});
+  B.edge(0, 2, Counts2);
+  return B;
+}
+
+TEST(BlockLayout, RefusesATailWhereABlockThatRanFallsIn) {
+  // 1 never ran and falls into 2, but the entry ran into 2 and ext-TSP
+  // puts it right before 2: 1 there would turn that fall-through into a
+  // jump, so 1 stays in the cold cluster with 3.
+  ProfileBuilder B = neverRunTailProfile({1, 1}, 32);
   BlockLayout L = planBlockLayout(B.P);
   const BlockCluster *Shared = findCluster(L, 0, ClusterKind::Shared);
   const BlockCluster *Cold = findCluster(L, 0, ClusterKind::Cold);
@@ -339,14 +347,7 @@ TEST(BlockLayout, AColdClusterLeftTooSmallJoinsTheFunction) {
   // 1 moves before 2, which it falls into; 3, 12 bytes, is all that is left
   // of the cold cluster: too small for a section of its own, it joins the
   // last executed cluster.
-  ProfileBuilder B;
-  B.function("f");
-  B.block(0, 32, {1, 1});
-  B.block(1, 8, {0, 0});
-  B.block(2, 32, {0, 5});
-  B.block(3, 12, {0, 0});
-  B.fallsThrough(1);
-  B.edge(0, 2, {0, 5});
+  ProfileBuilder B = neverRunTailProfile({0, 5}, 12);
   BlockLayout L = planBlockLayout(B.P);
   ASSERT_EQ(L.Clusters.size(), 2u);
   const BlockCluster *Steady = findCluster(L, 0, ClusterKind::Steady);
