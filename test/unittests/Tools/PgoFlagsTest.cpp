@@ -189,7 +189,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
-                          "-Wl,--kiln-block-address-map"));
+                          "-Wl,--kiln-block-address-map", "-Wl,--strip-debug"));
   // The relink: the block profile instead of the function-level profiles,
   // which kiln-lld refuses beside it; strict, so that an unusable block
   // profile fails the link.
