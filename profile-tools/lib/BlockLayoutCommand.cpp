@@ -211,8 +211,8 @@ static void writeReport(const BlockLayoutResult &R, StringRef Input,
     J.attribute("inside_unseen_whole", int64_t(R.Layout.NumInsideUnseen));
     J.attribute("landing_pads_moved", int64_t(R.Layout.NumEHPadsMoved));
     J.attribute("fall_throughs_kept", int64_t(R.Layout.NumFallThroughsKept));
-    J.attribute("fall_throughs_refused",
-                int64_t(R.Layout.NumFallThroughsRefused));
+    J.attribute("fall_throughs_over_run",
+                int64_t(R.Layout.NumFallThroughsOverRun));
     J.attribute("symbols_ordered", int64_t(R.Order.Written));
     J.attributeArray("layout", [&] {
       for (const layout::ClusteredFunction &CF : R.Layout.Functions) {
@@ -285,12 +285,12 @@ static void printSummary(const BlockLayoutResult &R,
     Diag << "  small parts kept with their function: " << L.NumTinyPartsKept
          << "; landing pads moved to their function's other pads: "
          << L.NumEHPadsMoved << '\n';
-  if (L.NumFallThroughsKept || L.NumFallThroughsRefused)
+  if (L.NumFallThroughsKept)
     Diag << "  never-run blocks moved before the executed block they fall "
             "into: "
          << L.NumFallThroughsKept
-         << "; left cold, another block falls into it: "
-         << L.NumFallThroughsRefused << '\n';
+         << "; of them where a block that ran fell into it, which now jumps: "
+         << L.NumFallThroughsOverRun << '\n';
   if (L.NumSharedNames)
     Diag << "  functions laid out whole, by a name other functions share: "
          << L.NumSharedNames << '\n';

@@ -147,7 +147,7 @@ struct BlockLayoutConfig {
   uint64_t MinSplitBytes = 16;
   /// Never-run blocks that fall through into a block that ran, at most
   /// this many bytes of them before it, move from the cold cluster to right
-  /// before that block when no block that ran falls into it there (see
+  /// before that block, keeping the compiler's fall-through (see
   /// BlockLayout.cpp). 0 leaves every never-run block in the cold cluster.
   uint64_t MaxFallThroughBytes = 16;
   /// Places the clusters. Its PlaceColdNodes also lists the never-run
@@ -180,10 +180,11 @@ struct BlockLayout {
   /// Landing pads moved to the cluster of the function's other pads.
   uint32_t NumEHPadsMoved = 0;
   /// Never-run blocks moved right before the executed block they fall
-  /// through into, and those left in the cold cluster because a block that
-  /// ran falls into that block in the planned order.
+  /// through into, and how many of those took the place of a block that
+  /// ran into it in ext-TSP's order (which now jumps to it, as it did in
+  /// the compiler's order).
   uint32_t NumFallThroughsKept = 0;
-  uint32_t NumFallThroughsRefused = 0;
+  uint32_t NumFallThroughsOverRun = 0;
   /// Per ClusterKind, the bytes of the clustered functions' blocks of that
   /// kind as the profile says they ran, before small parts and landing pads
   /// are moved (getStartupRunBytes is what the block-granularity startup
