@@ -489,6 +489,14 @@ def replace_sources(app: Path, prog: Program) -> None:
             shutil.copy2(entry, dest)
 
 
+def block_layout_fallbacks(status: str) -> list[str]:
+    """The lines of `kiln pgo status` saying that a program kept its
+    function-level layout because its block layout failed (the flow's one
+    warning): a variant's figures would then be another variant's."""
+    return [line.strip() for line in status.splitlines()
+            if line.lstrip().startswith("block layout (") and ": not used (" in line]
+
+
 def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
                   times: dict) -> dict:
     """`kiln pgo optimize` of one variant in the trained tree; the program is
@@ -508,6 +516,11 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
         logs / ("optimize-%s.log" % variant))
     status, _, _ = run([kiln, "pgo", "status"], app, logs / ("status-%s.log" % variant))
     (work / ("%s-status-%s.txt" % (app.name, variant))).write_bytes(status.stdout)
+    fallbacks = block_layout_fallbacks(status.stdout.decode(errors="replace"))
+    if fallbacks:
+        raise Step("[%s] the block layout fell back to the function-level program, "
+                   "so these would not be the variant's figures: %s"
+                   % (variant, "; ".join(fallbacks)))
     exe = work / "programs" / ("%s-%s" % (app.name, variant)) / prog.exe
     exe.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(app / prog.built, exe)

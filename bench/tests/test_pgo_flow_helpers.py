@@ -131,6 +131,23 @@ class XmlDocumentTest(unittest.TestCase):
             self.assertEqual(args[-3:-1], ["-d", "out"])
 
 
+class BlockLayoutFallbackTest(unittest.TestCase):
+    def test_only_a_block_layout_that_was_not_used_is_a_fallback(self):
+        status = "\n".join([
+            "optimized build: make, 2026-12-03T15:55:20Z, exit status 0, --block-layout=callgrind",
+            "  context-sensitive relink: 2 training run(s) replayed, the order is from their profiles",
+            "  block layout (callgrind): xmlwf/xmlwf: not used (replaying run 1 of scenario "
+            "'startup' (./xmlwf/xmlwf -d out small.xml) exited with status 1, the training "
+            "run with 0 (see /w/stderr.txt))",
+            "  block layout (bolt): app: 2 training run(s) replayed, relinked from "
+            ".kiln/optimize/block-layout/0/blocks.kbp",
+            "  program /w/app: unchanged (not used (here) is not a status line)"])
+        fallbacks = pgo_flow.block_layout_fallbacks(status)
+        self.assertEqual(len(fallbacks), 1)
+        self.assertTrue(fallbacks[0].startswith("block layout (callgrind): xmlwf/xmlwf: not used ("))
+        self.assertEqual(pgo_flow.block_layout_fallbacks(""), [])
+
+
 class TableTest(unittest.TestCase):
     @staticmethod
     def result(ir, i1, wall):
