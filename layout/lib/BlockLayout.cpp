@@ -419,18 +419,25 @@ void BlockPlanner::keepFallThroughsIntoRunCode(
 
 /// \returns, per block of \p F, whether the compiler aligned it: in the
 /// profiled binary it starts on a 16-byte boundary after padding (a gap
-/// smaller than 64 bytes after the block before it by address). A block
-/// that happened to need no padding is not recognised; that costs only the
-/// weighting below.
+/// smaller than 64 bytes after the block before it by address), or right
+/// after the block before it and is the target of a backward edge (a loop's
+/// top, which the compiler's block placement aligns, where it needed no
+/// padding). A block that needed no padding and is no loop's top is not
+/// recognised; that costs only the weighting below.
 static std::vector<bool> findAlignedBlocks(const BlockFunction &F) {
   std::vector<uint32_t> ByAddress = getAddressOrder(F);
+  std::vector<bool> LoopTop(F.Blocks.size(), false);
+  for (const BlockEdge &E : F.Edges)
+    if (F.Blocks[E.From].Address >= F.Blocks[E.To].Address)
+      LoopTop[E.To] = true;
   std::vector<bool> Aligned(F.Blocks.size(), false);
   for (size_t I = 1; I < ByAddress.size(); ++I) {
     const ProfiledBlock &Prev = F.Blocks[ByAddress[I - 1]];
     const ProfiledBlock &B = F.Blocks[ByAddress[I]];
     uint64_t End = Prev.Address + Prev.Size;
-    Aligned[ByAddress[I]] =
-        B.Address % 16 == 0 && End < B.Address && B.Address - End < 64;
+    Aligned[ByAddress[I]] = B.Address % 16 == 0 && End <= B.Address &&
+                            B.Address - End < 64 &&
+                            (End < B.Address || LoopTop[ByAddress[I]]);
   }
   return Aligned;
 }

@@ -528,6 +528,41 @@ TEST(BlockLayout, JumpsIntoAlignedBlocksRatherThanFallingThroughPadding) {
   EXPECT_THAT(blockIDs(Unaligned, U.Clusters[0]), ElementsAre(0, 1, 2, 4, 3));
 }
 
+/// twoSuccessors without padding, with a loop back from 4 to 2, and 2 at
+/// a 16-byte boundary or one byte off it.
+BlockProfile loopTopAfterItsPredecessor(bool OnBoundary) {
+  ProfileBuilder B(/*WithScenarios=*/true, OnBoundary ? 0x1000 : 0x1001);
+  B.function("loop");
+  B.block(0, 16, {0, 1900});
+  B.block(1, 16, {0, 1900});
+  B.block(2, 16, {0, 1010}); // 0x1020: right after 1
+  B.block(3, 16, {0, 900});
+  B.block(4, 16, {0, 1910});
+  B.edge(0, 1, {0, 1900});
+  B.edge(1, 2, {0, 1000});
+  B.edge(1, 3, {0, 900});
+  B.edge(2, 4, {0, 1010});
+  B.edge(3, 4, {0, 900});
+  B.edge(4, 2, {0, 10});
+  return std::move(B.P);
+}
+
+TEST(BlockLayout, ALoopTopWithoutPaddingCountsAsAligned) {
+  // The compiler aligns a loop's top (2, which 4 jumps back to); at a
+  // 16-byte boundary right after 1 it needed no padding in the profiled
+  // binary, but it keeps its alignment in the relink, where falling into
+  // it would run the padding: 3 becomes 1's fall-through.
+  BlockProfile OnBoundary = loopTopAfterItsPredecessor(true);
+  std::vector<uint32_t> IDs =
+      blockIDs(OnBoundary, planBlockLayout(OnBoundary).Clusters[0]);
+  auto At = [&](uint32_t ID) { return llvm::find(IDs, ID) - IDs.begin(); };
+  EXPECT_EQ(At(3), At(1) + 1);
+  // Off the boundary it is not aligned, and the more frequent 2 is.
+  BlockProfile Off = loopTopAfterItsPredecessor(false);
+  IDs = blockIDs(Off, planBlockLayout(Off).Clusters[0]);
+  EXPECT_EQ(At(2), At(1) + 1);
+}
+
 TEST(BlockLayout, SharedNamesStayWholeAndOutOfTheSectionsProfile) {
   ProfileBuilder B;
   B.function("init");
