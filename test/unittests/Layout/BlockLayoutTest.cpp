@@ -500,8 +500,8 @@ TEST(BlockLayout, SkipsFunctionsItCannotName) {
 /// boundary after padding), falling into it would run the padding every
 /// time: ext-TSP should make 3 the fall-through instead. Without the
 /// padding, 2 is.
-BlockProfile twoSuccessors(bool Padded) {
-  ProfileBuilder B;
+BlockProfile twoSuccessors(bool Padded, uint64_t Base = 0x1000) {
+  ProfileBuilder B(/*WithScenarios=*/true, Base);
   B.function("diamond");
   B.block(0, 16, {0, 1900}); // 0x1000
   B.block(1, 16, {0, 1900}); // 0x1010
@@ -529,22 +529,12 @@ TEST(BlockLayout, JumpsIntoAlignedBlocksRatherThanFallingThroughPadding) {
 }
 
 /// twoSuccessors without padding, with a loop back from 4 to 2, and 2 at
-/// a 16-byte boundary or one byte off it.
+/// a 16-byte boundary (0x1020, right after 1) or one byte off it.
 BlockProfile loopTopAfterItsPredecessor(bool OnBoundary) {
-  ProfileBuilder B(/*WithScenarios=*/true, OnBoundary ? 0x1000 : 0x1001);
-  B.function("loop");
-  B.block(0, 16, {0, 1900});
-  B.block(1, 16, {0, 1900});
-  B.block(2, 16, {0, 1010}); // 0x1020: right after 1
-  B.block(3, 16, {0, 900});
-  B.block(4, 16, {0, 1910});
-  B.edge(0, 1, {0, 1900});
-  B.edge(1, 2, {0, 1000});
-  B.edge(1, 3, {0, 900});
-  B.edge(2, 4, {0, 1010});
-  B.edge(3, 4, {0, 900});
-  B.edge(4, 2, {0, 10});
-  return std::move(B.P);
+  BlockProfile P =
+      twoSuccessors(/*Padded=*/false, OnBoundary ? 0x1000 : 0x1001);
+  P.Functions[0].Edges.push_back({4, 2, {0, 10}}); // Keeps (From, To) order.
+  return P;
 }
 
 TEST(BlockLayout, ALoopTopWithoutPaddingCountsAsAligned) {
