@@ -458,7 +458,7 @@ static cl::opt<uint64_t> BlockLayoutMaxFallThrough(
     cl::value_desc("bytes"),
     cl::desc("move up to this many bytes of never-run blocks that fall "
              "through into a block that ran from the cold cluster to right "
-             "before that block, where no block that ran falls into it "
+             "before that block; a block that ran and fell into it jumps "
              "(default 16; 0 leaves them cold)"),
     cl::cat(KilnCategory));
 static cl::opt<bool> BlockLayoutPlaceCold(

@@ -495,26 +495,29 @@ TEST(BlockLayout, SkipsFunctionsItCannotName) {
   EXPECT_EQ(L.Functions[0].Function, 5u);
 }
 
-/// Block 1 branches to 2 (1000 times) or 3 (900 times), which both go on
-/// to 4. With block 2 aligned by the compiler (it starts on a 16-byte
-/// boundary after padding), falling into it would run the padding every
-/// time: ext-TSP should make 3 the fall-through instead. Without the
-/// padding, 2 is.
-BlockProfile twoSuccessors(bool Padded, uint64_t Base = 0x1000) {
+/// Block 1 branches to 2 (\p ToTwo times, 1000 unless given) or 3
+/// (\p ToThree, 900), which both go on to 4; by address, 3 comes before 2.
+/// With block 2 aligned by the compiler (it starts on a 16-byte boundary
+/// after padding, after 3, which jumps to 4), falling into it would run the
+/// padding every time: ext-TSP should make 3 the fall-through instead.
+/// Without the padding, 2 is.
+BlockProfile twoSuccessors(bool Padded, uint64_t Base = 0x1000,
+                           uint64_t ToTwo = 1000, uint64_t ToThree = 900) {
   ProfileBuilder B(/*WithScenarios=*/true, Base);
   B.function("diamond");
-  B.block(0, 16, {0, 1900}); // 0x1000
-  B.block(1, 16, {0, 1900}); // 0x1010
+  uint32_t Zero = B.block(0, 16, {0, ToTwo + ToThree}); // 0x1000
+  uint32_t One = B.block(1, 16, {0, ToTwo + ToThree});  // 0x1010
+  uint32_t Three = B.block(3, 16, {0, ToThree});        // 0x1020
   if (Padded)
     B.pad(16);
-  B.block(2, 16, {0, 1000}); // 0x1030 when padded
-  B.block(3, 16, {0, 900});
-  B.block(4, 16, {0, 1900});
-  B.edge(0, 1, {0, 1900});
-  B.edge(1, 2, {0, 1000});
-  B.edge(1, 3, {0, 900});
-  B.edge(2, 4, {0, 1000});
-  B.edge(3, 4, {0, 900});
+  uint32_t Two = B.block(2, 16, {0, ToTwo}); // 0x1040 when padded
+  uint32_t Four = B.block(4, 16, {0, ToTwo + ToThree});
+  // In (From, To) order of the indices, as a block profile keeps them.
+  B.edge(Zero, One, {0, ToTwo + ToThree});
+  B.edge(One, Three, {0, ToThree});
+  B.edge(One, Two, {0, ToTwo});
+  B.edge(Three, Four, {0, ToThree});
+  B.edge(Two, Four, {0, ToTwo});
   return std::move(B.P);
 }
 
@@ -528,18 +531,33 @@ TEST(BlockLayout, JumpsIntoAlignedBlocksRatherThanFallingThroughPadding) {
   EXPECT_THAT(blockIDs(Unaligned, U.Clusters[0]), ElementsAre(0, 1, 2, 4, 3));
 }
 
+TEST(BlockLayout, JumpsIntoAnAlignedBlockHoweverRarelyTheOtherSuccessorRan) {
+  // Falling into 2 runs its padding as often as the training took 1 -> 2;
+  // jumping there costs no instruction when 3 is the fall-through, however
+  // rarely the training went to 3: a workload that goes to 3 more often
+  // loses nothing either.
+  BlockProfile Skewed = twoSuccessors(/*Padded=*/true, 0x1000,
+                                      /*ToTwo=*/100000, /*ToThree=*/100);
+  std::vector<uint32_t> IDs =
+      blockIDs(Skewed, planBlockLayout(Skewed).Clusters[0]);
+  auto At = [&](uint32_t ID) { return llvm::find(IDs, ID) - IDs.begin(); };
+  EXPECT_EQ(At(3), At(1) + 1);
+}
+
 /// twoSuccessors without padding, with a loop back from 4 to 2, and 2 at
-/// a 16-byte boundary (0x1020, right after 1) or one byte off it.
+/// a 16-byte boundary (0x1030, right after 3) or one byte off it.
 BlockProfile loopTopAfterItsPredecessor(bool OnBoundary) {
   BlockProfile P =
       twoSuccessors(/*Padded=*/false, OnBoundary ? 0x1000 : 0x1001);
-  P.Functions[0].Edges.push_back({4, 2, {0, 10}}); // Keeps (From, To) order.
+  // Blocks 4 and 2 are the fifth and the fourth by address; the edge is the
+  // last in (From, To) order.
+  P.Functions[0].Edges.push_back({4, 3, {0, 10}});
   return P;
 }
 
 TEST(BlockLayout, ALoopTopWithoutPaddingCountsAsAligned) {
   // The compiler aligns a loop's top (2, which 4 jumps back to); at a
-  // 16-byte boundary right after 1 it needed no padding in the profiled
+  // 16-byte boundary right after 3 it needed no padding in the profiled
   // binary, but it keeps its alignment in the relink, where falling into
   // it would run the padding: 3 becomes 1's fall-through.
   BlockProfile OnBoundary = loopTopAfterItsPredecessor(true);
