@@ -544,6 +544,32 @@ TEST(BlockLayout, JumpsIntoAnAlignedBlockHoweverRarelyTheOtherSuccessorRan) {
   EXPECT_EQ(At(3), At(1) + 1);
 }
 
+TEST(BlockLayout, FallsIntoTheOtherSuccessorWhereTheAlignedBlocksPairIsCold) {
+  // As above, but the block the compiler aligned 2 after (5, by address
+  // between 3 and 2) never ran and is in the cold cluster: 1 falls into 3
+  // all the same.
+  ProfileBuilder B(/*WithScenarios=*/true);
+  B.function("diamond");
+  uint32_t Zero = B.block(0, 16, {0, 100100});
+  uint32_t One = B.block(1, 16, {0, 100100});
+  uint32_t Three = B.block(3, 16, {0, 100});
+  B.block(5, 16, {0, 0});
+  B.pad(16);
+  uint32_t Two = B.block(2, 16, {0, 100000});
+  uint32_t Four = B.block(4, 16, {0, 100100});
+  B.edge(Zero, One, {0, 100100});
+  B.edge(One, Three, {0, 100});
+  B.edge(One, Two, {0, 100000});
+  B.edge(Three, Four, {0, 100});
+  B.edge(Two, Four, {0, 100000});
+  BlockLayout L = planBlockLayout(B.P);
+  ASSERT_EQ(L.Clusters.size(), 2u);
+  std::vector<uint32_t> IDs = blockIDs(B.P, L.Clusters[0]);
+  auto At = [&](uint32_t ID) { return llvm::find(IDs, ID) - IDs.begin(); };
+  EXPECT_EQ(At(3), At(1) + 1);
+  EXPECT_THAT(blockIDs(B.P, L.Clusters[1]), ElementsAre(5));
+}
+
 /// twoSuccessors without padding, with a loop back from 4 to 2, and 2 at
 /// a 16-byte boundary (0x1030, right after 3) or one byte off it.
 BlockProfile loopTopAfterItsPredecessor(bool OnBoundary) {
