@@ -58,7 +58,7 @@ run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
 layout only), and `+inline`, `+section-placement`, `+strtab` (the default
 plus a transform optimize leaves off, added to the link as a user would:
 -Wl,-mllvm,-kiln-...), and `+block-bolt`, `+block-callgrind` (the default
-with `--block-layout=bolt`, which is the default's own, / `=callgrind`).
+with `--block-layout=bolt` / `=callgrind`, which is the default's own).
 
 --stale-revision N (sample only) measures a stale profile: the flow trains on
 revision 0 of the sample (generate.py --revision; with --stale-diverges, a

@@ -69,12 +69,17 @@ struct BlockLayoutFiles {
 };
 } // namespace
 
+/// \returns the profiler of \p Source; for the default (\p Chosen false),
+/// BOLT's where valgrind is missing, with a note on \p Out.
 static Expected<BlockProfiler> findProfiler(PgoBlockLayoutSource Source,
-                                            const PgoEnvironment &Env) {
+                                            bool Chosen,
+                                            const PgoEnvironment &Env,
+                                            raw_ostream &Out) {
   BlockProfiler P;
   P.Source = Source;
+  std::string Bolt = Env.LLVMBinDir + "/llvm-bolt";
   if (Source == PgoBlockLayoutSource::Bolt) {
-    P.Tool = Env.LLVMBinDir + "/llvm-bolt";
+    P.Tool = Bolt;
     if (!sys::fs::can_execute(P.Tool))
       return skipped("llvm-bolt is not in " + Env.LLVMBinDir +
                      " (install LLVM 22's BOLT, Debian's bolt-22; or "
@@ -82,11 +87,21 @@ static Expected<BlockProfiler> findProfiler(PgoBlockLayoutSource Source,
     return P;
   }
   ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
-  if (!Valgrind)
-    return skipped("valgrind is not on PATH (install valgrind, or "
-                   "--block-layout=bolt)");
-  P.Tool = *Valgrind;
-  return P;
+  if (Valgrind) {
+    P.Tool = *Valgrind;
+    return P;
+  }
+  if (!Chosen && sys::fs::can_execute(Bolt)) {
+    Out << "kiln: optimize: note: valgrind is not on PATH: block layout "
+           "from BOLT's instrumentation instead (install valgrind for "
+           "callgrind's trace, which also sees inside the functions BOLT "
+           "cannot rewrite)\n";
+    P.Source = PgoBlockLayoutSource::Bolt;
+    P.Tool = Bolt;
+    return P;
+  }
+  return skipped("valgrind is not on PATH (install valgrind, or "
+                 "--block-layout=bolt)");
 }
 
 /// \returns \p Args with the output (`-o <file>`, `-o<file>`) \p Output.
@@ -293,17 +308,19 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
 
 Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                         const PgoManifest &M, PgoBlockLayoutSource Source,
-                        ArrayRef<RecordedLink> Links,
+                        bool Chosen, ArrayRef<RecordedLink> Links,
                         ArrayRef<ProgramCopy> Copies,
                         const PgoWrapperConfig &Final, PgoBuild &B,
                         raw_ostream &Out, raw_ostream &Err) {
-  B.BlockLayoutSource =
-      Source == PgoBlockLayoutSource::Bolt ? "bolt" : "callgrind";
   B.BlockLayouts.clear();
-  Expected<BlockProfiler> Profiler = findProfiler(Source, Env);
+  Expected<BlockProfiler> Profiler = findProfiler(Source, Chosen, Env, Out);
   std::string NoProfiler;
   if (!Profiler)
     NoProfiler = toString(Profiler.takeError());
+  else
+    Source = Profiler->Source;
+  B.BlockLayoutSource =
+      Source == PgoBlockLayoutSource::Bolt ? "bolt" : "callgrind";
   for (const RecordedLink &L : Links) {
     PgoBlockLayout Result;
     Result.Program = L.Target;

@@ -39,7 +39,7 @@ static const char *const Usage =
     "-- <command>\n"
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--no-strtab]\n"
-    "                     [--block-layout=bolt|callgrind|off] "
+    "                     [--block-layout=callgrind|bolt|off] "
     "[--workspace=DIR] -- <build command>\n"
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
@@ -109,12 +109,12 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
           BlockLayout == "bolt"        ? PgoBlockLayoutSource::Bolt
           : BlockLayout == "callgrind" ? PgoBlockLayoutSource::Callgrind
                                        : PgoBlockLayoutSource::Off;
-      BlockLayoutGiven = true;
+      BlockLayoutGiven = O.Transforms.BlockLayoutChosen = true;
       // The last one given counts, as for the build's own options; the
       // default is not a switch.
       erase_if(O.Switches,
                [](StringRef S) { return S.starts_with("--block-layout="); });
-      if (BlockLayout != "bolt")
+      if (BlockLayout != "callgrind")
         O.Switches.push_back("--block-layout=" + BlockLayout);
       continue;
     }

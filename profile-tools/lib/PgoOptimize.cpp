@@ -433,7 +433,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     // After the final links, whose bytes the copies now have.
     std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
     if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms.BlockLayout,
-                                    Links, Copies, Final, *B, Out, Err))
+                                    Opts.Transforms.BlockLayoutChosen, Links,
+                                    Copies, Final, *B, Out, Err))
       return E;
     M->Optimize = *B;
   }
@@ -462,9 +463,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       return L.Outcome == "done";
     });
     Out << ", block layout from "
-        << (Opts.Transforms.BlockLayout == PgoBlockLayoutSource::Bolt
-                ? "BOLT's instrumentation"
-                : "callgrind's trace")
+        << (B->BlockLayoutSource == "bolt" ? "BOLT's instrumentation"
+                                           : "callgrind's trace")
         << " (" << Done << " of " << B->BlockLayouts.size() << " program(s))";
   }
   Out << '\n';

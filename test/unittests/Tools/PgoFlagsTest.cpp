@@ -202,14 +202,14 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wno-error=backend-plugin",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));
-  // Only with ThinLTO and the order; from BOLT's instrumentation by
-  // default.
+  // Only with ThinLTO and the order; from callgrind's trace by default.
   PgoTransforms T;
-  EXPECT_EQ(T.BlockLayout, PgoBlockLayoutSource::Bolt);
+  EXPECT_EQ(T.BlockLayout, PgoBlockLayoutSource::Callgrind);
+  EXPECT_FALSE(T.BlockLayoutChosen);
   EXPECT_TRUE(T.usesBlockLayout());
   T.BlockLayout = PgoBlockLayoutSource::Off;
   EXPECT_FALSE(T.usesBlockLayout());
-  T.BlockLayout = PgoBlockLayoutSource::Callgrind;
+  T.BlockLayout = PgoBlockLayoutSource::Bolt;
   EXPECT_TRUE(T.usesBlockLayout());
   T.Order = false;
   EXPECT_FALSE(T.usesBlockLayout());

@@ -59,13 +59,16 @@ struct PgoTransforms {
   /// Block layout after the final links: each profiled program linked with
   /// its basic-block address map, the training runs replayed on it under
   /// \c BlockLayout's profiler, and the program relinked with the block
-  /// clusters (`--block-layout=bolt|callgrind|off`; BOLT by default, as
-  /// measured it lowers startup pages, I1 misses and code bytes at stock Ir:
-  /// docs/benchmarks.md, "Block layout in the flow"). Needs ThinLTO (the
-  /// relink lays out blocks in LTO code generation) and the order (the
-  /// clusters are placed by Kiln's order): `--no-lto` and `--no-order` turn
-  /// it off.
-  PgoBlockLayoutSource BlockLayout = PgoBlockLayoutSource::Bolt;
+  /// clusters (`--block-layout=callgrind|bolt|off`; callgrind by default,
+  /// as measured it lowers startup pages and I1 misses at stock Ir on work
+  /// unlike the training: docs/benchmarks.md, "Block layout in the flow").
+  /// Needs ThinLTO (the relink lays out blocks in LTO code generation) and
+  /// the order (the clusters are placed by Kiln's order): `--no-lto` and
+  /// `--no-order` turn it off.
+  PgoBlockLayoutSource BlockLayout = PgoBlockLayoutSource::Callgrind;
+  /// `--block-layout=` was given: the default's profiler, when missing, is
+  /// replaced by the other one; a chosen one is not.
+  bool BlockLayoutChosen = false;
 
   /// \returns true if the context-sensitive relink takes place.
   bool usesContextSensitiveRelink() const {
