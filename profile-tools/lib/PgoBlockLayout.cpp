@@ -28,11 +28,13 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 using namespace kiln;
@@ -69,39 +71,72 @@ struct BlockLayoutFiles {
 };
 } // namespace
 
-/// \returns the profiler of \p Source; for the default (\p Chosen false),
-/// BOLT's where valgrind is missing, with a note on \p Out.
-static Expected<BlockProfiler> findProfiler(PgoBlockLayoutSource Source,
-                                            bool Chosen,
+/// \returns the seconds the training runs that block layout replays took
+/// when they were recorded.
+static double trainingSeconds(const PgoManifest &M) {
+  double Seconds = 0;
+  for (const std::string &S : M.usableScenarios())
+    for (const PgoRun *R : M.usedRuns(S))
+      Seconds += R->Seconds;
+  return Seconds;
+}
+
+/// \returns the profiler of \p Opts' source; for the default (no
+/// `--block-layout=` given), BOLT's where valgrind is missing or where the
+/// training runs of \p M would take longer than the callgrind budget to
+/// replay under it, with a note on \p Out.
+static Expected<BlockProfiler> findProfiler(const PgoTransforms &Opts,
+                                            const PgoManifest &M,
                                             const PgoEnvironment &Env,
                                             raw_ostream &Out) {
   BlockProfiler P;
-  P.Source = Source;
+  P.Source = Opts.BlockLayout;
   std::string Bolt = Env.LLVMBinDir + "/llvm-bolt";
-  if (Source == PgoBlockLayoutSource::Bolt) {
+  bool HasBolt = sys::fs::can_execute(Bolt);
+  if (P.Source == PgoBlockLayoutSource::Bolt) {
     P.Tool = Bolt;
-    if (!sys::fs::can_execute(P.Tool))
+    if (!HasBolt)
       return skipped("llvm-bolt is not in " + Env.LLVMBinDir +
                      " (install LLVM 22's BOLT, Debian's bolt-22; or "
                      "--block-layout=callgrind, or --block-layout=off)");
     return P;
   }
-  ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
-  if (Valgrind) {
-    P.Tool = *Valgrind;
-    return P;
-  }
-  if (!Chosen && sys::fs::can_execute(Bolt)) {
-    Out << "kiln: optimize: note: valgrind is not on PATH: block layout "
-           "from BOLT's instrumentation instead (install valgrind for "
-           "callgrind's trace, which also sees inside the functions BOLT "
-           "cannot rewrite)\n";
+  auto UseBolt = [&](const Twine &Why) {
+    Out << "kiln: optimize: note: " << Why
+        << ": block layout from BOLT's instrumentation instead\n";
     P.Source = PgoBlockLayoutSource::Bolt;
     P.Tool = Bolt;
     return P;
+  };
+  ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
+  if (!Valgrind) {
+    if (!Opts.BlockLayoutChosen && HasBolt)
+      return UseBolt("valgrind is not on PATH (install valgrind for "
+                     "callgrind's trace, which also sees inside the functions "
+                     "BOLT cannot rewrite)");
+    return skipped("valgrind is not on PATH (install valgrind, or "
+                   "--block-layout=bolt)");
   }
-  return skipped("valgrind is not on PATH (install valgrind, or "
-                 "--block-layout=bolt)");
+  P.Tool = *Valgrind;
+  // A replay under callgrind costs about fifty times the run: long
+  // training runs would make the optimize phase take hours, where BOLT's
+  // instrumentation replays them at about their native speed.
+  double Training = trainingSeconds(M);
+  double Estimate = Training * PgoCallgrindSlowdown;
+  if (Opts.BlockLayoutChosen || !HasBolt ||
+      Estimate <= Opts.CallgrindBudgetSeconds)
+    return P;
+  std::string Why;
+  raw_string_ostream OS(Why);
+  OS << "the training runs took " << format("%.2f", Training)
+     << " s; under callgrind their replays would take about ";
+  if (Estimate < 120)
+    OS << static_cast<uint64_t>(std::ceil(Estimate)) << " s";
+  else
+    OS << static_cast<uint64_t>(std::ceil(Estimate / 60)) << " min";
+  OS << ", over --callgrind-budget=" << Opts.CallgrindBudgetSeconds
+     << " s (--block-layout=callgrind replays them all the same)";
+  return UseBolt(Why);
 }
 
 /// \returns \p Args with the output (`-o <file>`, `-o<file>`) \p Output.
@@ -307,13 +342,14 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
 }
 
 Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
-                        const PgoManifest &M, PgoBlockLayoutSource Source,
-                        bool Chosen, ArrayRef<RecordedLink> Links,
+                        const PgoManifest &M, const PgoTransforms &Opts,
+                        ArrayRef<RecordedLink> Links,
                         ArrayRef<ProgramCopy> Copies,
                         const PgoWrapperConfig &Final, PgoBuild &B,
                         raw_ostream &Out, raw_ostream &Err) {
   B.BlockLayouts.clear();
-  Expected<BlockProfiler> Profiler = findProfiler(Source, Chosen, Env, Out);
+  Expected<BlockProfiler> Profiler = findProfiler(Opts, M, Env, Out);
+  PgoBlockLayoutSource Source = Opts.BlockLayout;
   std::string NoProfiler;
   if (!Profiler)
     NoProfiler = toString(Profiler.takeError());

@@ -40,7 +40,8 @@ static const char *const Usage =
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--no-strtab]\n"
     "                     [--block-layout=callgrind|bolt|off] "
-    "[--workspace=DIR] -- <build command>\n"
+    "[--callgrind-budget=SECONDS]\n"
+    "                     [--workspace=DIR] -- <build command>\n"
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
 
@@ -116,6 +117,18 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
                [](StringRef S) { return S.starts_with("--block-layout="); });
       if (BlockLayout != "callgrind")
         O.Switches.push_back("--block-layout=" + BlockLayout);
+      continue;
+    }
+    std::string Budget;
+    if (IsOptimize && Value("--callgrind-budget", Budget)) {
+      if (!to_integer(Budget, O.Transforms.CallgrindBudgetSeconds, 10))
+        return makeToolError("'" + Budget +
+                                 "' is not a number of seconds (0 or more)",
+                             "--callgrind-budget");
+      erase_if(O.Switches, [](StringRef S) {
+        return S.starts_with("--callgrind-budget=");
+      });
+      O.Switches.push_back("--callgrind-budget=" + Budget);
       continue;
     }
     return makeToolError("unknown option '" + A + "' for 'kiln pgo " +

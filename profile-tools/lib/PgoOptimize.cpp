@@ -432,9 +432,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   if (BlockLayout) {
     // After the final links, whose bytes the copies now have.
     std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
-    if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms.BlockLayout,
-                                    Opts.Transforms.BlockLayoutChosen, Links,
-                                    Copies, Final, *B, Out, Err))
+    if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms, Links, Copies,
+                                    Final, *B, Out, Err))
       return E;
     M->Optimize = *B;
   }

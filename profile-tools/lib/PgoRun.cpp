@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,9 +115,16 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   Run.Time = nowUTC();
   Run.Generation = Generation;
   Run.Program = Program;
+  auto Start = std::chrono::steady_clock::now();
   Expected<ProcessResult> R = runProcess(
       Opts.Command, {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run",
       Setup);
+  // To the millisecond: the estimate of a replay's cost needs no more.
+  Run.Seconds = std::round(std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - Start)
+                               .count() *
+                           1000) /
+                1000;
   if (!R) {
     sys::fs::remove_directories(Pending);
     sys::fs::remove(sys::path::parent_path(Pending)); // If empty.

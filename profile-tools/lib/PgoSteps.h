@@ -240,15 +240,16 @@ void restampProgram(PgoBuild &B, llvm::StringRef Program);
 
 /// Block layout after the final links (PgoBlockLayout.cpp): for each of
 /// \p Links, the address-mapped link into the workspace, the training runs
-/// replayed on it under \p Source's profiler (BOLT's, where valgrind is
-/// missing and the source was not \p Chosen), the block profile, and the
+/// replayed on it under the profiler of \p Opts' block layout source (for
+/// the default, BOLT's where valgrind is missing or the replays would take
+/// longer than \p Opts' callgrind budget), the block profile, and the
 /// relink with it over the program (and its \p Copies). A program whose
 /// block layout fails keeps its function-level layout, with a warning on
 /// \p Err; what each got is in \p B.BlockLayouts. \returns an error only
 /// for what fails the optimize phase (the workspace cannot be written).
 llvm::Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
-                              const PgoManifest &M, PgoBlockLayoutSource Source,
-                              bool Chosen, llvm::ArrayRef<RecordedLink> Links,
+                              const PgoManifest &M, const PgoTransforms &Opts,
+                              llvm::ArrayRef<RecordedLink> Links,
                               llvm::ArrayRef<ProgramCopy> Copies,
                               const PgoWrapperConfig &Final, PgoBuild &B,
                               llvm::raw_ostream &Out, llvm::raw_ostream &Err);

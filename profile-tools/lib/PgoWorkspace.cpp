@@ -95,6 +95,7 @@ static json::Value toJSON(const PgoRun &R) {
                  {"command", R.Command},
                  {"cwd", R.Cwd},
                  {"time", R.Time},
+                 {"seconds", R.Seconds},
                  {"exit_status", R.ExitStatus},
                  {"outcome", R.Outcome},
                  {"used", R.Used},
@@ -142,7 +143,7 @@ static bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("id", R.Id) && O.map("scenario", R.Scenario) &&
          O.map("command", R.Command) && O.mapOptional("cwd", R.Cwd) &&
-         O.mapOptional("time", R.Time) &&
+         O.mapOptional("time", R.Time) && O.mapOptional("seconds", R.Seconds) &&
          O.mapOptional("exit_status", R.ExitStatus) &&
          O.map("outcome", R.Outcome) && O.map("used", R.Used) &&
          O.mapOptional("generation", R.Generation) &&

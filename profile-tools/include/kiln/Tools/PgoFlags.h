@@ -38,11 +38,20 @@ inline constexpr unsigned PgoSplitProfileWeight = 64;
 /// Where block layout's profile of the final binary comes from
 /// (`--block-layout=`).
 enum class PgoBlockLayoutSource {
-  Off,  ///< No block layout.
-  Bolt, ///< BOLT's instrumentation (`llvm-bolt -instrument`): the default.
-
-  Callgrind, ///< valgrind's exact trace (`--tool=callgrind`).
+  Off,       ///< No block layout.
+  Bolt,      ///< BOLT's instrumentation (`llvm-bolt -instrument`).
+  Callgrind, ///< valgrind's exact trace (`--tool=callgrind`): the default.
 };
+
+/// How many times its native time a program takes under callgrind, as
+/// measured on the benchmark programs (docs/benchmarks.md): what the
+/// default's choice of profiler estimates a replay's cost with.
+inline constexpr unsigned PgoCallgrindSlowdown = 50;
+
+/// The default `--callgrind-budget=`: the estimated seconds of callgrind
+/// replays above which the default profiler gives way to BOLT's
+/// instrumentation (twenty minutes: 24 seconds of training runs).
+inline constexpr unsigned PgoDefaultCallgrindBudget = 1200;
 
 /// The transforms of the optimize phase; each can be switched off.
 struct PgoTransforms {
@@ -69,6 +78,11 @@ struct PgoTransforms {
   /// `--block-layout=` was given: the default's profiler, when missing, is
   /// replaced by the other one; a chosen one is not.
   bool BlockLayoutChosen = false;
+  /// `--callgrind-budget=`: with the default profiler, training runs whose
+  /// replays under callgrind would take longer than this many seconds (by
+  /// their recorded time, times \c PgoCallgrindSlowdown) are replayed under
+  /// BOLT's instrumentation instead, where it is installed.
+  unsigned CallgrindBudgetSeconds = PgoDefaultCallgrindBudget;
 
   /// \returns true if the context-sensitive relink takes place.
   bool usesContextSensitiveRelink() const {

@@ -95,7 +95,11 @@ struct PgoRun {
   std::string Scenario;             ///< `--scenario=` name.
   std::vector<std::string> Command; ///< The training command.
   std::string Cwd;
-  std::string Time;   ///< When it started (UTC, ISO 8601).
+  std::string Time; ///< When it started (UTC, ISO 8601).
+  /// How long it ran (wall clock, seconds; 0 in a manifest from before it
+  /// was recorded): what a replay under callgrind would cost is estimated
+  /// from it.
+  double Seconds = 0;
   int ExitStatus = 0; ///< 128+N when killed by signal N.
   /// "ok", "failed" (non-zero exit), "signal" (killed or interrupted),
   /// "no-profile" (wrote nothing: not an instrumented program).
