@@ -45,6 +45,18 @@ static const char *const Usage =
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
 
+/// Records `Name=Value` in \p Switches (what status and the report list)
+/// in place of an earlier value of \p Name: the last one given counts, as
+/// for the build's own options. \p Keep false drops it without a new one.
+static void recordValueSwitch(std::vector<std::string> &Switches,
+                              StringRef Name, StringRef Value,
+                              bool Keep = true) {
+  std::string Prefix = (Name + "=").str();
+  erase_if(Switches, [&](StringRef S) { return S.starts_with(Prefix); });
+  if (Keep)
+    Switches.push_back(Prefix + Value.str());
+}
+
 static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
   PgoOptions O;
   if (Args.empty())
@@ -111,12 +123,9 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
           : BlockLayout == "callgrind" ? PgoBlockLayoutSource::Callgrind
                                        : PgoBlockLayoutSource::Off;
       BlockLayoutGiven = O.Transforms.BlockLayoutChosen = true;
-      // The last one given counts, as for the build's own options; the
-      // default is not a switch.
-      erase_if(O.Switches,
-               [](StringRef S) { return S.starts_with("--block-layout="); });
-      if (BlockLayout != "callgrind")
-        O.Switches.push_back("--block-layout=" + BlockLayout);
+      // The default is not a switch.
+      recordValueSwitch(O.Switches, "--block-layout", BlockLayout,
+                        /*Keep=*/BlockLayout != "callgrind");
       continue;
     }
     std::string Budget;
@@ -125,10 +134,7 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
         return makeToolError("'" + Budget +
                                  "' is not a number of seconds (0 or more)",
                              "--callgrind-budget");
-      erase_if(O.Switches, [](StringRef S) {
-        return S.starts_with("--callgrind-budget=");
-      });
-      O.Switches.push_back("--callgrind-budget=" + Budget);
+      recordValueSwitch(O.Switches, "--callgrind-budget", Budget);
       continue;
     }
     return makeToolError("unknown option '" + A + "' for 'kiln pgo " +

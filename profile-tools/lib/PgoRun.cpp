@@ -24,7 +24,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <cmath>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,11 +119,10 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       Opts.Command, {{"LLVM_PROFILE_FILE", Pending + "/%p-%m.profraw"}}, "run",
       Setup);
   // To the millisecond: the estimate of a replay's cost needs no more.
-  Run.Seconds = std::round(std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - Start)
-                               .count() *
-                           1000) /
-                1000;
+  Run.Seconds = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count() /
+                1000.0;
   if (!R) {
     sys::fs::remove_directories(Pending);
     sys::fs::remove(sys::path::parent_path(Pending)); // If empty.
