@@ -41,7 +41,8 @@ static const char *const Usage =
     "[--no-strtab]\n"
     "                     [--block-layout=callgrind|bolt|off] "
     "[--callgrind-budget=SECONDS]\n"
-    "                     [--workspace=DIR] -- <build command>\n"
+    "                     [--icp=guarded|stock|off] [--workspace=DIR] "
+    "-- <build command>\n"
     "       kiln pgo status [--workspace=DIR]\n"
     "(see docs/CommandGuide/kiln-pgo.rst)\n";
 
@@ -126,6 +127,19 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       // The default is not a switch.
       recordValueSwitch(O.Switches, "--block-layout", BlockLayout,
                         /*Keep=*/BlockLayout != "callgrind");
+      continue;
+    }
+    std::string ICP;
+    if (IsOptimize && Value("--icp", ICP)) {
+      if (ICP != "guarded" && ICP != "stock" && ICP != "off")
+        return makeToolError("unknown indirect-call promotion policy '" + ICP +
+                                 "' (known: guarded, stock, off)",
+                             "--icp");
+      O.Transforms.ICP = ICP == "guarded" ? PgoIndirectCallPromotion::Guarded
+                         : ICP == "stock" ? PgoIndirectCallPromotion::Stock
+                                          : PgoIndirectCallPromotion::Off;
+      // The default is not a switch.
+      recordValueSwitch(O.Switches, "--icp", ICP, /*Keep=*/ICP != "guarded");
       continue;
     }
     std::string Budget;

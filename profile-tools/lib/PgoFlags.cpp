@@ -51,6 +51,37 @@ static void addKilnLinkFlags(const PgoToolPaths &Tools,
     TargetLink.push_back("-Wl,-mllvm,-kiln-strtab=false");
 }
 
+std::vector<std::string>
+kiln::compilePolicyOptions(const PgoTransforms &Transforms) {
+  switch (Transforms.ICP) {
+  case PgoIndirectCallPromotion::Guarded:
+    // LLVM promotes a target with this share of all the site's calls (and
+    // 30% of what earlier promotions left, which a 90% target has).
+    return {"-icp-total-percent-threshold=" +
+            std::to_string(PgoGuardedICPShare)};
+  case PgoIndirectCallPromotion::Off:
+    return {"-disable-icp"};
+  case PgoIndirectCallPromotion::Stock:
+    break;
+  }
+  return {};
+}
+
+std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
+  std::string S = "IR PGO; indirect-call promotion ";
+  switch (Transforms.ICP) {
+  case PgoIndirectCallPromotion::Guarded:
+    return S + "guarded: a target only where it took " +
+           std::to_string(PgoGuardedICPShare) +
+           "% or more of its call site's training calls (--icp=guarded)";
+  case PgoIndirectCallPromotion::Off:
+    return S + "off (--icp=off)";
+  case PgoIndirectCallPromotion::Stock:
+    break;
+  }
+  return S + "by LLVM's thresholds (--icp=stock)";
+}
+
 PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
                                          const PgoProfiles &Profiles,
                                          const PgoTransforms &Transforms) {
@@ -61,6 +92,11 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
                // shape than the profile's: their hash-mismatch warnings must
                // not fail a build that uses -Werror.
                "-Wno-error=backend-plugin"};
+  // The compile policy acts where the profile-guided passes run: in the
+  // compiles, and for ThinLTO in the backends of the link (below).
+  std::vector<std::string> Policy = compilePolicyOptions(Transforms);
+  for (const std::string &O : Policy)
+    F.Compile.insert(F.Compile.end(), {"-mllvm", O});
   if (Transforms.ThinLTO) {
     F.Compile.push_back("-flto=thin");
     F.UnprofiledCompile.push_back("-flto=thin");
@@ -102,10 +138,13 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   // check) would apply the profile to it. A profiled program's link that
   // compiles a source too compiles it with the profile, as its compiles
   // are: its hash-mismatch warnings must not fail a -Werror build either.
-  if (Transforms.ThinLTO)
+  if (Transforms.ThinLTO) {
     F.TargetLink.insert(
         F.TargetLink.end(),
         {"-fprofile-use=" + Profiles.Compile, "-Wno-error=backend-plugin"});
+    for (const std::string &O : Policy)
+      F.TargetLink.push_back("-Wl,-mllvm," + O);
+  }
   return F;
 }
 

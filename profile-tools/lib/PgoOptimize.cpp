@@ -467,6 +467,7 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
         << " (" << Done << " of " << B->BlockLayouts.size() << " program(s))";
   }
   Out << '\n';
+  Out << "kiln: optimize: compile policy: " << B->CompilePolicy << '\n';
   // The report reads what the build recorded; the build succeeded whether
   // or not it can be written.
   ReportOptions Report;

@@ -112,6 +112,8 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
     if (!B->Options.empty())
       Out << ", " << join(B->Options, " ");
     Out << '\n';
+    if (!B->CompilePolicy.empty())
+      Out << "  compile policy: " << B->CompilePolicy << '\n';
     if (B->ContextSensitive == "done")
       Out << "  context-sensitive relink: " << B->Replays
           << " training run(s) replayed, the order is from their profiles\n";

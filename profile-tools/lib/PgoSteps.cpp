@@ -562,6 +562,8 @@ Expected<PgoBuild> runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env,
   B.Time = nowUTC();
   B.Options = Opts.Switches;
   B.Flags = flagsForStatus(Flags);
+  if (Phase == "optimize")
+    B.CompilePolicy = describeCompilePolicy(Opts.Transforms);
   Expected<ProcessResult> R =
       runProcess(Opts.Command, buildEnvironment(WS, Phase), Phase);
   sys::fs::remove_directories(WS.path("raw/build"));

@@ -83,6 +83,7 @@ static json::Value toJSON(const PgoBuild &B) {
                       {"sources", std::move(Sources)},
                       {"options", B.Options},
                       {"flags", B.Flags},
+                      {"compile_policy", B.CompilePolicy},
                       {"context_sensitive", B.ContextSensitive},
                       {"replays", static_cast<int64_t>(B.Replays)},
                       {"block_layout_source", B.BlockLayoutSource},
@@ -133,6 +134,7 @@ static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
          O.mapOptional("sources", B.Sources) &&
          O.mapOptional("options", B.Options) &&
          O.mapOptional("flags", B.Flags) &&
+         O.mapOptional("compile_policy", B.CompilePolicy) &&
          O.mapOptional("context_sensitive", B.ContextSensitive) &&
          O.mapOptional("replays", B.Replays) &&
          O.mapOptional("block_layout_source", B.BlockLayoutSource) &&

@@ -68,11 +68,12 @@ struct ProgramInputs {
 
 /// What the build ran, for the kinds of decision it may not have made.
 struct BuildFacts {
-  bool Recorded = false; ///< From a workspace (else: explicit inputs).
-  std::string Flags;     ///< Every flag the optimize build added.
-  std::string Switches;  ///< The optimize switches (`--no-split`, ...).
-  std::string Phase;     ///< The manifest's phase.
-  std::string CSRelink;  ///< PgoBuild::ContextSensitive.
+  bool Recorded = false;     ///< From a workspace (else: explicit inputs).
+  std::string Flags;         ///< Every flag the optimize build added.
+  std::string Switches;      ///< The optimize switches (`--no-split`, ...).
+  std::string Phase;         ///< The manifest's phase.
+  std::string CSRelink;      ///< PgoBuild::ContextSensitive.
+  std::string CompilePolicy; ///< PgoBuild::CompilePolicy.
   /// Per program, what block layout did: "<program>: <source>: done" or
   /// "<program>: <source>: <why not>"; empty when it was off.
   std::vector<std::string> BlockLayouts;
@@ -361,6 +362,7 @@ static Error readWorkspace(const ReportOptions &Opts,
                        ? std::string("no switches")
                        : join(M->Optimize->Options, " ");
   Build.CSRelink = M->Optimize->ContextSensitive;
+  Build.CompilePolicy = M->Optimize->CompilePolicy;
   Build.BlockLayoutSource = M->Optimize->BlockLayoutSource;
   Expected<std::optional<TrainingCoverage>> Coverage =
       pgo::steadyTrainingCoverage(WS, *M);
@@ -480,6 +482,7 @@ Expected<json::Value> kiln::gatherReport(const ReportOptions &Opts,
         json::Object{{"workspace", pgo::Workspace(Opts.Workspace).Root},
                      {"flags", Build.Flags},
                      {"switches", Build.Switches},
+                     {"compile_policy", Build.CompilePolicy},
                      {"context_sensitive_relink", Build.CSRelink},
                      {"block_layout", Build.BlockLayouts}};
   if (const std::optional<TrainingCoverage> &T = Build.SteadyTraining)

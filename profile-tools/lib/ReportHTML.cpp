@@ -401,6 +401,12 @@ void kiln::writeReportHTML(const json::Value &Report, raw_ostream &OS) {
     OS << "</code>; optimize switches: ";
     writeEscaped(OS, getString(*Build, "switches"));
     OS << ".</p>\n";
+    StringRef Policy = getString(*Build, "compile_policy");
+    if (!Policy.empty()) {
+      OS << "<p>Compile policy: ";
+      writeEscaped(OS, Policy);
+      OS << ".</p>\n";
+    }
     // Block layout relinks a program after its function-level link: the
     // "after" layout is the relinked program, measured with the
     // function-level profiles, so every cluster of a function that ran

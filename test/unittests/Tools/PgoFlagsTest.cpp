@@ -49,7 +49,8 @@ TEST(PgoFlags, OptimizeDefault) {
   PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), {});
   EXPECT_THAT(F.Compile,
               ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-flto=thin"));
+                          "-Wno-error=backend-plugin", "-mllvm",
+                          "-icp-total-percent-threshold=90", "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
   // A profiled program's link runs its ThinLTO backends with the profile,
@@ -61,7 +62,8 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin"));
+                          "-Wno-error=backend-plugin",
+                          "-Wl,-mllvm,-icp-total-percent-threshold=90"));
 }
 
 TEST(PgoFlags, OptimizeSwitches) {
@@ -83,7 +85,8 @@ TEST(PgoFlags, OptimizeSwitches) {
                 ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                             "-Wl,-mllvm,-kiln-split-functions",
                             "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                            "-Wno-error=backend-plugin"));
+                            "-Wno-error=backend-plugin",
+                            "-Wl,-mllvm,-icp-total-percent-threshold=90"));
   }
   {
     // --no-order --no-split: plain ThinLTO PGO, no kiln-lld at all.
@@ -92,7 +95,8 @@ TEST(PgoFlags, OptimizeSwitches) {
     PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                            "-Wno-error=backend-plugin"));
+                            "-Wno-error=backend-plugin",
+                            "-Wl,-mllvm,-icp-total-percent-threshold=90"));
   }
   {
     // --no-strtab: the plugin's default string-table pass is turned off
@@ -119,9 +123,10 @@ TEST(PgoFlags, OptimizeSwitches) {
     PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
     EXPECT_THAT(F.Compile,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                            "-Wno-error=backend-plugin", "-fpass-plugin=/p.so",
-                            "-mllvm", "-kiln-split-functions",
-                            "-ffunction-sections"));
+                            "-Wno-error=backend-plugin", "-mllvm",
+                            "-icp-total-percent-threshold=90",
+                            "-fpass-plugin=/p.so", "-mllvm",
+                            "-kiln-split-functions", "-ffunction-sections"));
     EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-ffunction-sections"));
     EXPECT_THAT(F.Link, ElementsAre("-fuse-ld=/llvm/bin/ld.lld"));
     EXPECT_THAT(F.TargetLink,
@@ -165,6 +170,39 @@ TEST(PgoFlags, ContextSensitiveBuild) {
   EXPECT_FALSE(T.usesContextSensitiveRelink());
 }
 
+TEST(PgoFlags, CompilePolicy) {
+  // Guarded indirect-call promotion by default: in the compiles (where
+  // --no-lto promotes) and in the profiled links' ThinLTO backends.
+  PgoTransforms T;
+  EXPECT_EQ(T.ICP, PgoIndirectCallPromotion::Guarded);
+  EXPECT_THAT(compilePolicyOptions(T),
+              ElementsAre("-icp-total-percent-threshold=90"));
+  EXPECT_EQ(describeCompilePolicy(T),
+            "IR PGO; indirect-call promotion guarded: a target only where "
+            "it took 90% or more of its call site's training calls "
+            "(--icp=guarded)");
+  // Without ThinLTO the backends are the compiles: no link gets it.
+  T.ThinLTO = false;
+  PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile, Contains("-icp-total-percent-threshold=90"));
+  EXPECT_THAT(F.TargetLink,
+              Not(Contains("-Wl,-mllvm,-icp-total-percent-threshold=90")));
+  // --icp=stock: LLVM's thresholds, no option anywhere.
+  T = PgoTransforms();
+  T.ICP = PgoIndirectCallPromotion::Stock;
+  EXPECT_THAT(compilePolicyOptions(T), IsEmpty());
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile, Not(Contains("-mllvm")));
+  EXPECT_EQ(describeCompilePolicy(T),
+            "IR PGO; indirect-call promotion by LLVM's thresholds "
+            "(--icp=stock)");
+  // --icp=off.
+  T.ICP = PgoIndirectCallPromotion::Off;
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile, Contains("-disable-icp"));
+  EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-disable-icp"));
+}
+
 TEST(PgoFlags, BlockLayoutLinks) {
   PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
   // The profiled binary: the final link with the address map, its function
@@ -180,6 +218,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
+                          "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
   EXPECT_THAT(withBlockAddressMap(Final, /*ForBolt=*/false).TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
@@ -189,6 +228,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
+                          "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--strip-debug"));
   // The relink: the block profile instead of the function-level profiles,
   // which kiln-lld refuses beside it; strict, so that an unusable block
@@ -200,6 +240,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
+                          "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));
   // Only with ThinLTO and the order; from callgrind's trace by default.

@@ -79,6 +79,9 @@ struct PgoBuild {
   std::vector<PgoFileStamp> Sources;  ///< Sources compiled (no hash).
   std::vector<std::string> Options;   ///< Switches given (`--no-split`, ...).
   std::vector<std::string> Flags;     ///< What the wrapper added, for status.
+  /// The optimize phase's compile policy and why (describeCompilePolicy);
+  /// "" for the instrumented build.
+  std::string CompilePolicy;
   /// The context-sensitive relink: "" (none), "done", or why it fell back
   /// to the training profiles.
   std::string ContextSensitive;
