@@ -30,9 +30,26 @@ without it: the instrument phases compile with the same flags; and the
 optimize phase's wall time.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--program sample|zstd|expat-autotools|expat-cmake]
-                            [--variants LIST]
+                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake]
+                            [--variants LIST] [--references all|fe,cs,bp,bolt,fe-bolt]
                             [--stale-revision N] [--overhead-rounds N]
+
+--references adds the other stock pipelines a user would pick, each a row
+after the first (stock IR PGO + ThinLTO, the reference of every ratio):
+`fe` (stock FE PGO+ThinLTO: the same build and training runs with
+front-end instrumentation, -fprofile-instr-generate, then -flto=thin
+-fprofile-use as above), `cs` (stock IR PGO+CSPGO+ThinLTO: a build with the
+IR profile P and -fcs-profile-generate, the same training runs, P and their
+context-sensitive profiles merged, the program built with that profile),
+`bp` (stock PGO+ThinLTO+bp: the IR program relinked with lld's
+--bp-startup-sort=function and the startup run's temporal profile), `bolt`
+(BOLT: BOLT on the IR program, instrumented and trained on the same runs)
+and `fe-bolt` (BOLT on FE PGO: the same on the front-end PGO program);
+`all` is every one. After the tables, a table names the best stock row of
+each held-out workload (the lowest Ir in all among every row but kiln
+pgo's), kiln pgo's ratio to it and to their sum, and kiln pgo's held-out I1
+misses against the lowest of the bp and BOLT rows present; the same in
+best-stock.json in the work directory.
 
 --program zstd runs the same comparison on zstd (Debian's source package,
 fetched with `apt-get source`, lib/programs.py), with a plain Makefile of the
@@ -67,7 +84,8 @@ paths) and optimizes revision N with that workspace; the same revision N is also
 and with stock PGO from each profile, and the table says which share of the
 fresh profile's startup-page saving the stale one keeps.
 
-Prints a markdown table; results.json in the work directory.
+Prints markdown tables; results.json (one top-level key per row) in the
+work directory.
 """
 
 from __future__ import annotations
@@ -114,6 +132,31 @@ VARIANTS = {
     "+block-bolt": (["--block-layout=bolt"], "", ""),
     "+block-callgrind": (["--block-layout=callgrind"], "", ""),
 }
+
+
+# The stock PGO flavours stock() builds: the training build's instrumentation
+# (compile and link). IR PGO carries the temporal profile (an IR-only
+# option) for lld's balanced partitioning; front-end PGO has none. clang's
+# -fprofile-use reads either flavour's profile.
+PROFILE_GENERATE = {
+    "ir": "-fprofile-generate={raw} -ftemporal-profile",
+    "fe": "-fprofile-instr-generate",
+}
+
+# The rows of the stock pipelines (`--references`); the first row, stock IR
+# PGO + ThinLTO, is always built and is the reference of every ratio.
+STOCK_ROW = "stock PGO+ThinLTO"
+REFERENCE_ROWS = {
+    "fe": "stock FE PGO+ThinLTO",
+    "cs": "stock IR PGO+CSPGO+ThinLTO",
+    "bp": "stock PGO+ThinLTO+bp",
+    "bolt": "BOLT",
+    "fe-bolt": "BOLT on FE PGO",
+}
+# The stock code layouts after PGO, whose held-out I1 misses Kiln's are
+# compared with.
+LAYOUT_ROWS = (REFERENCE_ROWS["bp"], REFERENCE_ROWS["bolt"], REFERENCE_ROWS["fe-bolt"])
+FLOW_PREFIX = "kiln pgo"
 
 
 class MakeBuild:
@@ -424,11 +467,12 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
     # loader's: the string functions' counts depend on the alignment of the
     # strings they read, which moves with any layout (layout luck, not a
     # transform's cost).
-    own_each = {m: own_ir(cg, staged) for m, cg in held_cg.items()}
+    names = {f.name for f in info.funcs + info.labels}
+    own_each = {m: own_ir(cg, staged, names) for m, cg in held_cg.items()}
     return {"outputs": {m: hashlib.sha256(o).hexdigest() for m, o in outputs.items()},
             "ir_steady": steady_cg.total("Ir"),
             "ir_heldout": sum(ir_each.values()), "ir_heldout_each": ir_each,
-            "ir_steady_own": own_ir(steady_cg, staged),
+            "ir_steady_own": own_ir(steady_cg, staged, names),
             "ir_heldout_own": sum(own_each.values()), "ir_heldout_own_each": own_each,
             "i1_heldout_each": {m: i1[m] for m in held},
             "i1_one_set_heldout_each": i1_one_set,
@@ -439,9 +483,17 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
             "i1_steady": i1["steady"], "i1_heldout": sum(i1[m] for m in held)}
 
 
-def own_ir(cg, exe: Path) -> int:
-    """Ir of the program's own code in the callgrind profile \p cg."""
-    return sum(cg.self_cost[pages.select_object(cg, str(exe))].values())
+def own_ir(cg, exe: Path, names: set[str] = frozenset()) -> int:
+    """Ir of the program's own code in the callgrind profile \p cg: of its
+    object, and of the code valgrind attributes to no object (`???`) in
+    functions named \p names (the program's function symbols). A program
+    BOLT rewrote has some of its code there: valgrind places one of its
+    executable segments in no object but still names its functions; in
+    other programs `???` holds only valgrind's own few instructions."""
+    own = sum(cg.self_cost[pages.select_object(cg, str(exe))].values())
+    unknown = cg.fn_at.get("???", {})
+    return own + sum(cost for addr, cost in cg.self_cost.get("???", {}).items()
+                     if unknown.get(addr) in names)
 
 
 def heldout_modes(prog: Program) -> list[str]:
@@ -534,54 +586,131 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
     return {"exe": exe, "times": times}
 
 
+def parse_references(text: str) -> list[str]:
+    """The reference names of a `--references` value (`all`: every one, in
+    REFERENCE_ROWS' order); ValueError names an unknown one."""
+    names = [r for r in text.split(",") if r]
+    unknown = [r for r in names if r not in REFERENCE_ROWS and r != "all"]
+    if unknown:
+        raise ValueError("unknown %s (valid: %s, or all)" % (", ".join(unknown),
+                                                             ", ".join(REFERENCE_ROWS)))
+    return [r for r in REFERENCE_ROWS if r in names or "all" in names]
+
+
+def training_runs(prog: Program, app: Path, raw: Path, logs: Path) -> list[str]:
+    """Every training run of \p prog's instrumented program in \p app, each
+    writing its own raw profile into \p raw; returns the raw profiles."""
+    for i, (mode, margs) in enumerate(prog.training):
+        env = dict(os.environ, LLVM_PROFILE_FILE=str(raw / ("%s-%%p-%%m.profraw" % mode)))
+        run(["./" + prog.built] + margs, app, logs / ("run-%d-%s.log" % (i, mode)), env=env)
+    return sorted(str(p) for p in raw.glob("*.profraw"))
+
+
+def profile_use(profile: Path) -> str:
+    """The compile and link flags of a stock PGO + ThinLTO build with
+    \p profile (the link passes it to the backends, which read its
+    context-sensitive records if it has any)."""
+    return "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % profile
+
+
 def stock(train: Program, build: Program, work: Path, args, tools: dict,
-          name: str = "stock") -> dict:
-    """Stock PGO + ThinLTO: the instrumented build and training of `train`,
-    then `build` (the same program, or its next revision) with that profile."""
+          name: str = "stock", flavour: str = "ir") -> dict:
+    """Stock PGO + ThinLTO: the instrumented build (\p flavour: IR or
+    front-end instrumentation, PROFILE_GENERATE) and training of `train`,
+    then `build` (the same program, or its next revision) with that
+    profile."""
     app = work / name
     shutil.copytree(train.src, app, symlinks=True)
     train.stage_inputs(app)
     logs = work / "logs" / name
     raw = app / "raw"
     times = {}
-    gen = "-fprofile-generate=%s -ftemporal-profile" % raw
-    log("%s: instrumented build" % name)
+    gen = PROFILE_GENERATE[flavour].format(raw=raw)
+    log("%s: instrumented build (%s)" % (name, gen))
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
         train.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
         logs / "instrument.log")
-    for i, (mode, margs) in enumerate(train.training):
-        env = dict(os.environ, LLVM_PROFILE_FILE=str(raw / ("%s-%%p-%%m.profraw" % mode)))
-        run(["./" + train.built] + margs, app, logs / ("run-%d-%s.log" % (i, mode)), env=env)
-    raws = sorted(str(p) for p in raw.glob("*.profraw"))
+    raws = training_runs(train, app, raw, logs)
     merged = work / (name + ".profdata")
     run([tools["profdata"], "merge", "-o", str(merged)] + raws, app, logs / "merge.log")
-    # The startup run's own profile, with its temporal trace, for lld's
-    # balanced partitioning.
-    startup = work / (name + "-startup.profdata")
-    run([tools["profdata"], "merge", "-o", str(startup)]
-        + [r for r in raws if Path(r).name.startswith("startup-")], app,
-        logs / "merge-startup.log")
+    startup = None
+    if flavour == "ir":
+        # The startup run's own profile, with its temporal trace, for lld's
+        # balanced partitioning.
+        startup = work / (name + "-startup.profdata")
+        run([tools["profdata"], "merge", "-o", str(startup)]
+            + [r for r in raws if Path(r).name.startswith("startup-")], app,
+            logs / "merge-startup.log")
     shutil.rmtree(app)
     shutil.copytree(build.src, app, symlinks=True)
     log("%s: PGO + ThinLTO build" % name)
     _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
-        build.build.command(args.jobs, tools,
-                            "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % merged,
+        build.build.command(args.jobs, tools, profile_use(merged),
                             "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
     return {"exe": app / build.built, "times": times, "profile": merged,
             "startup_profile": startup, "tree": app}
 
 
+def cs_profile_functions(show: str) -> int:
+    """The functions of `llvm-profdata show --showcs` output (the profile's
+    context-sensitive records)."""
+    for line in show.splitlines():
+        if line.startswith("Total functions:"):
+            return int(line.split(":")[1])
+    return 0
+
+
+def cs_stock(prog: Program, ir: dict, work: Path, args, tools: dict,
+             name: str = "stock-cs") -> dict:
+    """Stock IR PGO + CSPGO + ThinLTO on the IR profile P of \p ir (stock()'s
+    result): a build with P and -fcs-profile-generate (the pre-link compiles
+    mark the program's profile as context-sensitive, the link's ThinLTO
+    backends instrument each function as it is after inlining), the same
+    training runs, P and their profiles merged into P2, then the program
+    built with P2."""
+    app = work / name
+    shutil.copytree(prog.src, app, symlinks=True)
+    prog.stage_inputs(app)
+    logs = work / "logs" / name
+    raw = app / "raw"
+    times = {}
+    gen = "%s -fcs-profile-generate=%s" % (profile_use(ir["profile"]), raw)
+    log("%s: context-sensitive instrumented build" % name)
+    _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
+        prog.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
+        logs / "instrument.log")
+    raws = training_runs(prog, app, raw, logs)
+    if not raws:
+        raise Step("%s: the context-sensitive training runs wrote no profile" % name)
+    merged = work / (name + ".profdata")
+    run([tools["profdata"], "merge", "-o", str(merged), str(ir["profile"])] + raws, app,
+        logs / "merge.log")
+    show, _, _ = run([tools["profdata"], "show", "--showcs", str(merged)], app,
+                     logs / "show-cs.log")
+    if cs_profile_functions(show.stdout.decode(errors="replace")) == 0:
+        raise Step("%s: %s has no context-sensitive record (see %s)"
+                   % (name, merged, logs / "show-cs.log"))
+    shutil.rmtree(app)
+    shutil.copytree(prog.src, app, symlinks=True)
+    log("%s: PGO + CSPGO + ThinLTO build" % name)
+    _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
+        prog.build.command(args.jobs, tools, profile_use(merged),
+                           "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
+    return {"exe": app / prog.built, "times": times, "profile": merged,
+            "startup_profile": None, "tree": app}
+
+
 def relink_stock(prog: Program, built: dict, work: Path, args, tools: dict, name: str,
                  ldextra: str) -> dict:
-    """The stock PGO + ThinLTO objects linked again with \p ldextra: the
-    objects are the stock build's (make relinks only the program)."""
+    """The objects of a stock PGO + ThinLTO build (\p built, stock()'s
+    result) linked again with \p ldextra and the build's own profile (make
+    relinks only the program)."""
     app = built["tree"]
     exe = app / prog.built
     exe.unlink()
     log("%s: link with %s" % (name, ldextra))
     _, wall, cpu = run(prog.build.command(
-        args.jobs, tools, "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % built["profile"],
+        args.jobs, tools, profile_use(built["profile"]),
         "-fuse-ld=%s %s" % (tools["ldlld"], ldextra)), app, work / "logs" / name / "link.log")
     out = work / "programs" / name / prog.exe
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -589,30 +718,33 @@ def relink_stock(prog: Program, built: dict, work: Path, args, tools: dict, name
     return {"exe": out, "times": {"optimize_wall_s": wall, "optimize_cpu_s": cpu}}
 
 
-def bolt_row(prog: Program, built: dict, work: Path, args, tools: dict) -> dict:
-    """BOLT on the stock PGO + ThinLTO program, as bench/run.py's BOLT row:
-    linked with --emit-relocs, instrumented, every training run replayed on
-    it, optimized with lib/hooks.py's BOLT_OPTIONS."""
-    linked = relink_stock(prog, built, work, args, tools, "bolt", "-Wl,--emit-relocs")
-    bdir = work / "bolt"
+def bolt_row(prog: Program, built: dict, work: Path, args, tools: dict,
+             name: str = "bolt") -> dict:
+    """BOLT on a stock PGO + ThinLTO program (\p built), as bench/run.py's
+    BOLT row: linked with --emit-relocs, instrumented, every training run
+    replayed on it, optimized with lib/hooks.py's BOLT_OPTIONS. \p name
+    names its directories."""
+    linked = relink_stock(prog, built, work, args, tools, name, "-Wl,--emit-relocs")
+    bdir = work / name
+    logs = work / "logs" / name
     shutil.rmtree(bdir, ignore_errors=True)
     bdir.mkdir()
     prog.stage_inputs(bdir)
     instrumented = bdir / prog.exe
     run([tools["bolt"], str(linked["exe"]), "-instrument", "-o", str(instrumented),
          "--instrumentation-file=%s" % (bdir / "prof"), "--instrumentation-file-append-pid"],
-        bdir, work / "logs" / "bolt" / "instrument.log")
+        bdir, logs / "instrument.log")
     for i, (mode, margs) in enumerate(prog.training):
-        run(["./" + prog.exe] + margs, bdir, work / "logs" / "bolt" / ("run-%d-%s.log" % (i, mode)))
+        run(["./" + prog.exe] + margs, bdir, logs / ("run-%d-%s.log" % (i, mode)))
     fdata = sorted(str(f) for f in bdir.glob("prof.*.fdata"))
     if not fdata:
-        raise Step("bolt: the instrumented runs wrote no profile")
-    merged, _, _ = run([tools["merge_fdata"]] + fdata, bdir, work / "logs" / "bolt" / "merge.log")
+        raise Step("%s: the instrumented runs wrote no profile" % name)
+    merged, _, _ = run([tools["merge_fdata"]] + fdata, bdir, logs / "merge.log")
     (bdir / "merged.fdata").write_bytes(merged.stdout)
-    out = work / "programs" / "bolt-optimized" / prog.exe
+    out = work / "programs" / ("%s-optimized" % name) / prog.exe
     out.parent.mkdir(parents=True, exist_ok=True)
     run([tools["bolt"], str(linked["exe"]), "-o", str(out), "-data=%s" % (bdir / "merged.fdata")]
-        + list(BOLT_OPTIONS), bdir, work / "logs" / "bolt" / "optimize.log")
+        + list(BOLT_OPTIONS), bdir, logs / "optimize.log")
     return {"exe": out, "times": linked["times"]}
 
 
@@ -710,6 +842,77 @@ def kept_share(results: dict, fresh_stock: str, stale_stock: str, fresh: str,
                                              100.0 * vs_fresh / saving))
 
 
+def stock_rows(results: dict) -> list[str]:
+    """The rows of stock pipelines, in table order: every row but the
+    flow's (`kiln pgo ...`)."""
+    return [name for name in results if not name.startswith(FLOW_PREFIX)]
+
+
+def best_stock_rows(results: dict) -> dict[str, str]:
+    """For each held-out workload (those of the first stock row), the stock
+    row with the lowest Ir in all, the first in table order on a tie."""
+    rows = stock_rows(results)
+    best = {}
+    for mode in results[rows[0]]["ir_heldout_each"]:
+        having = [n for n in rows if mode in results[n].get("ir_heldout_each", {})]
+        best[mode] = min(having, key=lambda n: results[n]["ir_heldout_each"][mode])
+    return best
+
+
+def flow_row(results: dict) -> str | None:
+    """The flow's row judged against the stock rows: `kiln pgo` (the
+    default variant), else the first variant measured."""
+    if FLOW_PREFIX in results:
+        return FLOW_PREFIX
+    return next((n for n in results if n.startswith(FLOW_PREFIX)), None)
+
+
+def best_stock(results: dict, flow: str) -> dict:
+    """The flow's row \p flow against the best stock row of each held-out
+    workload (best_stock_rows: Ir in all), their sums over the workloads, and
+    its summed held-out I1 misses against the lowest of the stock layout rows
+    present (LAYOUT_ROWS: lld's balanced partitioning, BOLT; None without
+    one)."""
+    f = results[flow]
+    workloads = {}
+    for mode, row in best_stock_rows(results).items():
+        ir = results[row]["ir_heldout_each"][mode]
+        workloads[mode] = {"row": row, "ir": ir, "flow_ir": f["ir_heldout_each"][mode],
+                           "ratio": f["ir_heldout_each"][mode] / ir}
+    best_sum = sum(w["ir"] for w in workloads.values())
+    flow_sum = sum(w["flow_ir"] for w in workloads.values())
+    layout = [n for n in results if n in LAYOUT_ROWS and "i1_heldout" in results[n]]
+    i1 = None
+    if layout and "i1_heldout" in f:
+        row = min(layout, key=lambda n: results[n]["i1_heldout"])
+        i1 = {"rows": layout, "row": row, "misses": results[row]["i1_heldout"],
+              "flow_misses": f["i1_heldout"],
+              "ratio": f["i1_heldout"] / results[row]["i1_heldout"]}
+    return {"flow_row": flow, "workloads": workloads,
+            "sum": {"ir": best_sum, "flow_ir": flow_sum, "ratio": flow_sum / best_sum},
+            "i1": i1}
+
+
+def best_stock_table(summary: dict) -> str:
+    """The table of best_stock(): one line per held-out workload, the sum,
+    and the I1 line."""
+    flow = summary["flow_row"]
+    rows = ["| held-out workload | best stock row (lowest Ir in all) | its Ir | %s Ir "
+            "| %s / best |" % (flow, flow), "|:---|:---|---:|---:|---:|"]
+    for mode, w in summary["workloads"].items():
+        rows.append("| %s | %s | {:,} | {:,} | %.4f |".format(w["ir"], w["flow_ir"])
+                    % (mode, w["row"], w["ratio"]))
+    total = summary["sum"]
+    rows.append("| sum | (best of each workload) | {:,} | {:,} | %.4f |".format(
+        total["ir"], total["flow_ir"]) % total["ratio"])
+    i1 = summary["i1"]
+    if i1:
+        rows.append("\nI1 held-out misses, summed over the held-out workloads: lowest of "
+                    "%s: %s, {:,}; %s {:,}, %.4fx".format(i1["misses"], i1["flow_misses"])
+                    % (", ".join(i1["rows"]), i1["row"], flow, i1["ratio"]))
+    return "\n".join(rows)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "pgo-flow"))
@@ -729,18 +932,21 @@ def main(argv=None) -> int:
                     help="with --stale-revision: the revision's edits change computed "
                          "values, so it runs other paths than the training saw")
     ap.add_argument("--references", default="",
-                    help="comma-separated reference rows besides stock PGO + ThinLTO: "
-                         "bp (lld's --bp-startup-sort=function with the startup run's "
-                         "temporal profile), bolt (BOLT on the stock program, trained on "
-                         "the same runs)")
+                    help="comma-separated reference rows besides stock IR PGO + ThinLTO, "
+                         "or all: fe (front-end PGO + ThinLTO), cs (IR PGO + CSPGO + "
+                         "ThinLTO), bp (lld's --bp-startup-sort=function with the startup "
+                         "run's temporal profile, on the IR PGO program), bolt (BOLT on the "
+                         "IR PGO program, trained on the same runs), fe-bolt (BOLT on the "
+                         "front-end PGO program)")
     ap.add_argument("--overhead-rounds", type=int, default=0,
                     help="also measure the flow's own cost: N interleaved pairs of "
                          "instrumented builds with and without kiln pgo")
     args = ap.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v]
-    references = [r for r in args.references.split(",") if r]
-    if any(r not in ("bp", "bolt") for r in references):
-        ap.error("--references: valid rows are bp, bolt")
+    try:
+        references = parse_references(args.references)
+    except ValueError as e:
+        ap.error("--references: %s" % e)
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown or not variants:
         ap.error("--variants: unknown %s (valid: %s)" % (", ".join(unknown) or "(none)",
@@ -796,14 +1002,24 @@ def main(argv=None) -> int:
             stale_rows = kept_share(results, names[0], names[1], names[2], names[3])
         else:
             stock_build = stock(prog, prog, work, args, tools)
-            add("stock PGO+ThinLTO", prog, stock_build)
+            add(STOCK_ROW, prog, stock_build)
+            # Each row is measured before a later one relinks its tree.
+            if "fe" in references or "fe-bolt" in references:
+                fe_build = stock(prog, prog, work, args, tools, "stock-fe", "fe")
+                if "fe" in references:
+                    add(REFERENCE_ROWS["fe"], prog, fe_build)
+            if "cs" in references:
+                add(REFERENCE_ROWS["cs"], prog, cs_stock(prog, stock_build, work, args, tools))
             if "bp" in references:
-                add("stock PGO+ThinLTO+bp", prog, relink_stock(
+                add(REFERENCE_ROWS["bp"], prog, relink_stock(
                     prog, stock_build, work, args, tools, "bp",
                     "-Wl,--irpgo-profile=%s -Wl,--bp-startup-sort=function"
                     % stock_build["startup_profile"]))
             if "bolt" in references:
-                add("BOLT", prog, bolt_row(prog, stock_build, work, args, tools))
+                add(REFERENCE_ROWS["bolt"], prog, bolt_row(prog, stock_build, work, args, tools))
+            if "fe-bolt" in references:
+                add(REFERENCE_ROWS["fe-bolt"], prog,
+                    bolt_row(prog, fe_build, work, args, tools, "fe-bolt"))
             app, times = flow_train(prog, work, args, "flow")
             for v in variants:
                 add("kiln pgo" if v == "default" else "kiln pgo %s" % v, prog,
@@ -820,6 +1036,11 @@ def main(argv=None) -> int:
     print("\nEach held-out workload (Ir; Ir of the program's own code, without the C "
           "library's; I1 misses; ratios to the first row):\n")
     print(heldout_table(results, ref_name))
+    flow = flow_row(results) if not args.stale_revision else None
+    summary = best_stock(results, flow) if flow else None
+    if summary:
+        print("\nThe best stock row of each held-out workload (every row but kiln pgo's):\n")
+        print(best_stock_table(summary))
     if stale_rows:
         print("\n" + stale_rows)
     if ratios:
@@ -831,6 +1052,9 @@ def main(argv=None) -> int:
     (work / "results.json").write_text(json.dumps(
         {k: {kk: (vv if kk != "exe" else str(vv)) for kk, vv in v.items()}
          for k, v in results.items()}, indent=2, sort_keys=True))
+    # Beside results.json, whose top-level keys are all rows.
+    if summary:
+        (work / "best-stock.json").write_text(json.dumps(summary, indent=2, sort_keys=True))
     return 0 if same else 1
 
 

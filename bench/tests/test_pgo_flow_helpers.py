@@ -4,18 +4,20 @@
 and the XML documents of lib/programs.py; the benchmark itself is not part
 of the test suite."""
 
+import argparse
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 import xml.parsers.expat
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import pgo_flow  # noqa: E402
-from lib import programs  # noqa: E402
+from lib import pages, programs  # noqa: E402
 
 TOOLS = {"clang": "/l/clang", "clangxx": "/l/clang++", "ar": "/l/llvm-ar",
          "ranlib": "/l/llvm-ranlib"}
@@ -180,6 +182,202 @@ class TableTest(unittest.TestCase):
         self.assertEqual(pgo_flow.VARIANTS["+block-bolt"], (["--block-layout=bolt"], "", ""))
         self.assertEqual(pgo_flow.VARIANTS["+block-callgrind"],
                          (["--block-layout=callgrind"], "", ""))
+
+
+class FakeRuns:
+    """pgo_flow.run's stand-in: records (command, directory, LLVM_PROFILE_FILE);
+    a training run writes the raw profile LLVM_PROFILE_FILE names (BOLT's
+    instrumented run, without it, an .fdata file), make writes the program,
+    `llvm-profdata show` prints \p show."""
+
+    def __init__(self, show: str = "Total functions: 3\n"):
+        self.calls, self.show, self.pid = [], show, 100
+
+    def __call__(self, cmd, cwd, log_file, env=None, stdin=None):
+        cwd = Path(cwd)
+        profile_file = (env or {}).get("LLVM_PROFILE_FILE")
+        self.calls.append((list(cmd), cwd, profile_file))
+        if cmd[0].startswith("./"):
+            self.pid += 1
+            if profile_file:
+                raw = Path(profile_file.replace("%p", str(self.pid)).replace("%m", "7"))
+                raw.parent.mkdir(parents=True, exist_ok=True)
+                raw.write_bytes(b"")
+            else:
+                (cwd / ("prof.%d.fdata" % self.pid)).write_bytes(b"")
+        if cmd[0] == "make":
+            (cwd / "x").write_bytes(b"program")
+        out = self.show.encode() if "show" in cmd else b""
+        return subprocess.CompletedProcess(cmd, 0, stdout=out, stderr=b""), 1.0, 2.0
+
+    def commands(self, first: str) -> list[list[str]]:
+        return [c for c, _, _ in self.calls if c[0] == first]
+
+
+class StockPipelinesTest(unittest.TestCase):
+    """The stock pipelines' commands (stock(), cs_stock(), relink_stock(),
+    bolt_row()), with the commands recorded instead of run."""
+
+    TOOLS = dict(TOOLS, ldlld="/l/ld.lld", profdata="/l/llvm-profdata", bolt="/l/llvm-bolt",
+                 merge_fdata="/l/merge-fdata")
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.work = Path(self.tmp.name)
+        (self.work / "src").mkdir()
+        (self.work / "src" / "x.c").write_text("int main(void) { return 0; }\n")
+        self.prog = pgo_flow.Program(self.work / "src", "x",
+                                     {"startup": ["s"], "steady": ["t"]}, {}, {},
+                                     training=[("startup", ["s"]), ("steady", ["t"]),
+                                               ("steady", ["u"])])
+        self.args = argparse.Namespace(jobs=2)
+        patcher = mock.patch.object(pgo_flow, "log")
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.addCleanup(self.tmp.cleanup)
+
+    def build(self, fake: FakeRuns, fn, *args, **kwargs):
+        with mock.patch.object(pgo_flow, "run", fake):
+            return fn(*args, **kwargs)
+
+    def test_references(self):
+        self.assertEqual(pgo_flow.parse_references(""), [])
+        self.assertEqual(pgo_flow.parse_references("all"),
+                         ["fe", "cs", "bp", "bolt", "fe-bolt"])
+        self.assertEqual(pgo_flow.parse_references("fe-bolt,bp,fe"), ["fe", "bp", "fe-bolt"])
+        with self.assertRaises(ValueError):
+            pgo_flow.parse_references("bp,ir")
+        self.assertEqual(pgo_flow.LAYOUT_ROWS,
+                         ("stock PGO+ThinLTO+bp", "BOLT", "BOLT on FE PGO"))
+
+    def test_ir_pgo_is_instrumented_in_ir_with_a_temporal_profile(self):
+        fake = FakeRuns()
+        built = self.build(fake, pgo_flow.stock, self.prog, self.prog, self.work, self.args,
+                           self.TOOLS)
+        raw = self.work / "stock" / "raw"
+        make = fake.commands("make")
+        self.assertEqual(make[0], ["make", "-j2", "CC=/l/clang", "CXX=/l/clang++",
+                                   "EXTRA=-fprofile-generate=%s -ftemporal-profile" % raw,
+                                   "LDEXTRA=-fuse-ld=/l/ld.lld"])
+        self.assertEqual(make[1][4], "EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin"
+                         % (self.work / "stock.profdata"))
+        self.assertEqual(built["startup_profile"], self.work / "stock-startup.profdata")
+
+    def test_fe_pgo_is_instrumented_by_the_front_end(self):
+        fake = FakeRuns()
+        built = self.build(fake, pgo_flow.stock, self.prog, self.prog, self.work, self.args,
+                           self.TOOLS, "stock-fe", "fe")
+        make = fake.commands("make")
+        self.assertEqual(len(make), 2)
+        # Compile and link (EXTRA reaches both), no IR-only option.
+        self.assertEqual(make[0][4:], ["EXTRA=-fprofile-instr-generate",
+                                       "LDEXTRA=-fuse-ld=/l/ld.lld"])
+        merged = self.work / "stock-fe.profdata"
+        self.assertEqual(make[1][4:], ["EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin"
+                                       % merged, "LDEXTRA=-fuse-ld=/l/ld.lld"])
+        # One raw profile per training run, all merged, no startup profile.
+        runs = [(c, f) for c, _, f in fake.calls if c[0] == "./x"]
+        self.assertEqual([c for c, _ in runs], [["./x", "s"], ["./x", "t"], ["./x", "u"]])
+        raw = self.work / "stock-fe" / "raw"
+        self.assertEqual([f for _, f in runs], [str(raw / "startup-%p-%m.profraw"),
+                                                 str(raw / "steady-%p-%m.profraw"),
+                                                 str(raw / "steady-%p-%m.profraw")])
+        merges = fake.commands("/l/llvm-profdata")
+        self.assertEqual(len(merges), 1)
+        self.assertEqual(merges[0][:4], ["/l/llvm-profdata", "merge", "-o", str(merged)])
+        self.assertEqual(len(merges[0]), 7)
+        self.assertEqual((built["profile"], built["startup_profile"]), (merged, None))
+        self.assertEqual(built["exe"], self.work / "stock-fe" / "x")
+
+    def test_cspgo_adds_context_sensitive_profiles_to_the_ir_profile(self):
+        ir = {"profile": self.work / "stock.profdata"}
+        fake = FakeRuns()
+        built = self.build(fake, pgo_flow.cs_stock, self.prog, ir, self.work, self.args,
+                           self.TOOLS)
+        raw = self.work / "stock-cs" / "raw"
+        make = fake.commands("make")
+        self.assertEqual(make[0][4:], [
+            "EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin -fcs-profile-generate=%s"
+            % (ir["profile"], raw), "LDEXTRA=-fuse-ld=/l/ld.lld"])
+        p2 = self.work / "stock-cs.profdata"
+        self.assertEqual(make[1][4:], ["EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin"
+                                       % p2, "LDEXTRA=-fuse-ld=/l/ld.lld"])
+        profdata = fake.commands("/l/llvm-profdata")
+        self.assertEqual(profdata[0][:5], ["/l/llvm-profdata", "merge", "-o", str(p2),
+                                           str(ir["profile"])])
+        self.assertEqual(len(profdata[0]), 8)
+        self.assertEqual(profdata[1], ["/l/llvm-profdata", "show", "--showcs", str(p2)])
+        self.assertEqual(built["profile"], p2)
+
+    def test_cspgo_without_context_sensitive_records_fails(self):
+        fake = FakeRuns(show="Instrumentation level: IR\nTotal functions: 0\n")
+        with self.assertRaisesRegex(pgo_flow.Step, "no context-sensitive record"):
+            self.build(fake, pgo_flow.cs_stock, self.prog,
+                       {"profile": self.work / "stock.profdata"}, self.work, self.args,
+                       self.TOOLS)
+        self.assertEqual(pgo_flow.cs_profile_functions("Functions shown: 2\nTotal functions: 5\n"), 5)
+
+    def test_bolt_on_fe_pgo_relinks_with_the_fe_profile(self):
+        tree = self.work / "stock-fe"
+        tree.mkdir()
+        (tree / "x").write_bytes(b"program")
+        fe = {"tree": tree, "profile": self.work / "stock-fe.profdata"}
+        fake = FakeRuns()
+        out = self.build(fake, pgo_flow.bolt_row, self.prog, fe, self.work, self.args,
+                         self.TOOLS, "fe-bolt")
+        make = fake.commands("make")
+        self.assertEqual(make, [["make", "-j2", "CC=/l/clang", "CXX=/l/clang++",
+                                 "EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin"
+                                 % fe["profile"],
+                                 "LDEXTRA=-fuse-ld=/l/ld.lld -Wl,--emit-relocs"]])
+        bolt = fake.commands("/l/llvm-bolt")
+        linked = str(self.work / "programs" / "fe-bolt" / "x")
+        self.assertEqual(bolt[0][:2], ["/l/llvm-bolt", linked])
+        self.assertIn("-instrument", bolt[0])
+        self.assertEqual(bolt[1][:4], ["/l/llvm-bolt", linked, "-o", str(
+            self.work / "programs" / "fe-bolt-optimized" / "x")])
+        self.assertEqual([cwd for c, cwd, _ in fake.calls if c[0] == "./x"],
+                         [self.work / "fe-bolt"] * 3)
+        self.assertEqual(out["exe"], self.work / "programs" / "fe-bolt-optimized" / "x")
+
+
+class OwnIrTest(unittest.TestCase):
+    def test_code_in_no_object_counts_when_it_is_the_programs(self):
+        # A BOLT-rewritten program: valgrind puts one executable segment in
+        # no object (`???`) but names its functions; its own few
+        # instructions there have no symbol of the program.
+        cg = pages.CallgrindData(
+            self_cost={"/w/run/lua": {0x1000: 10}, "???": {0x141000: 5, 0x4838000: 7},
+                       "/lib/libc.so.6": {0x2000: 100}},
+            fn_at={"???": {0x141000: "luaK_jump", 0x4838000: "0x0000000004838000"}})
+        self.assertEqual(pgo_flow.own_ir(cg, Path("/w/run/lua"), {"luaK_jump", "main"}), 15)
+        self.assertEqual(pgo_flow.own_ir(cg, Path("/w/run/lua")), 10)
+
+
+class BestStockTableTest(unittest.TestCase):
+    def test_table_names_the_best_row_of_each_workload(self):
+        results = {pgo_flow.STOCK_ROW: {"ir_heldout_each": {"heldout-a": 1000, "heldout-b": 500},
+                                        "i1_heldout": 90},
+                   pgo_flow.REFERENCE_ROWS["fe"]: {"ir_heldout_each": {"heldout-a": 990,
+                                                                       "heldout-b": 510},
+                                                   "i1_heldout": 80},
+                   "BOLT": {"ir_heldout_each": {"heldout-a": 995, "heldout-b": 505},
+                            "i1_heldout": 40},
+                   "kiln pgo +inline": {"ir_heldout_each": {"heldout-a": 1, "heldout-b": 1},
+                                        "i1_heldout": 1},
+                   "kiln pgo": {"ir_heldout_each": {"heldout-a": 1000, "heldout-b": 500},
+                                "i1_heldout": 50}}
+        self.assertEqual(pgo_flow.stock_rows(results),
+                         [pgo_flow.STOCK_ROW, pgo_flow.REFERENCE_ROWS["fe"], "BOLT"])
+        self.assertEqual(pgo_flow.flow_row(results), "kiln pgo")
+        self.assertEqual(pgo_flow.flow_row({"kiln pgo +inline": {}}), "kiln pgo +inline")
+        summary = pgo_flow.best_stock(results, "kiln pgo")
+        lines = pgo_flow.best_stock_table(summary).splitlines()
+        self.assertEqual(lines[2], "| heldout-a | stock FE PGO+ThinLTO | 990 | 1,000 | 1.0101 |")
+        self.assertEqual(lines[3], "| heldout-b | stock PGO+ThinLTO | 500 | 500 | 1.0000 |")
+        self.assertEqual(lines[4], "| sum | (best of each workload) | 1,490 | 1,500 | 1.0067 |")
+        self.assertEqual(lines[6], "I1 held-out misses, summed over the held-out workloads: "
+                         "lowest of BOLT: BOLT, 40; kiln pgo 50, 1.2500x")
 
 
 if __name__ == "__main__":
