@@ -5,7 +5,8 @@
 PGO pipeline on every held-out workload of the benchmark corpus.
 
 For each program of the corpus (the sample application, zstd, expat's xmlwf
-built by its autotools, Lua's interpreter and SQLite's shell), runs
+built by its autotools, Lua's interpreter, SQLite's shell and jsoncpp's test
+runner, a C++ program built by its CMake build), runs
 bench/pgo_flow.py with the flow's defaults (`kiln pgo optimize` with no
 switch) and the stock pipelines from the same training (`--references`,
 default all: IR PGO + ThinLTO, front-end PGO + ThinLTO, IR PGO + CSPGO +
@@ -73,7 +74,7 @@ REPO_DIR = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
 import pgo_flow  # noqa: E402
 
-CORPUS = ("sample", "zstd", "expat-autotools", "lua", "sqlite")
+CORPUS = ("sample", "zstd", "expat-autotools", "lua", "sqlite", "jsoncpp")
 STOCK_ROW = pgo_flow.STOCK_ROW
 FLOW_ROW = pgo_flow.FLOW_PREFIX
 

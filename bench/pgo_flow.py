@@ -30,7 +30,7 @@ without it: the instrument phases compile with the same flags; and the
 optimize phase's wall time.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake]
+                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp]
                             [--variants LIST] [--references all|fe,cs,bp,bolt,fe-bolt]
                             [--stale-revision N] [--overhead-rounds N]
 
@@ -72,7 +72,10 @@ training (the workspace is reused; optimize removes the previous build's
 outputs), so each transform can be judged alone and together on the held-out
 run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
 (neither), `no-order`, `no-block` (`--block-layout=off`: function-level
-layout only), and `+inline`, `+section-placement`, `+strtab` (the default
+layout only), `cs-order-only` (the context-sensitive profiles order the
+program but stay out of the backends), `no-partial-training` (the compile
+profile keeps the functions no training ran, as code that never runs),
+`icp-stock` (LLVM's indirect-call promotion thresholds), and `+inline`, `+section-placement`, `+strtab` (the default
 plus a transform optimize leaves off, added to the link as a user would:
 -Wl,-mllvm,-kiln-...), and `+block-bolt`, `+block-callgrind` (the default
 with `--block-layout=bolt` / `=callgrind`, which is the default's own).
@@ -131,6 +134,10 @@ VARIANTS = {
     "plain": (["--no-split", "--no-cs", "--block-layout=off", "--no-strtab"], "", ""),
     "+block-bolt": (["--block-layout=bolt"], "", ""),
     "+block-callgrind": (["--block-layout=callgrind"], "", ""),
+    "cs-order-only": (["--cs-order-only"], "", ""),
+    "no-partial-training": (["--no-partial-training"], "", ""),
+    "icp-stock": (["--icp=stock"], "", ""),
+    "icp-stock-cs-order-only": (["--icp=stock", "--cs-order-only"], "", ""),
 }
 
 
@@ -395,6 +402,80 @@ def expat_program(work: Path, kind: str) -> Program:
                    desc["inputs"], build=build, built=built, output_dir=desc["output_dir"])
 
 
+class CMakeTargetBuild(CMakeBuild):
+    """A project's own CMake build of some of its targets only: `cmake
+    --build b -jN --target T...` (their dependencies are built, the rest of
+    the project is not)."""
+
+    def __init__(self, options: list[str], targets: list[str]):
+        super().__init__(options)
+        self.targets = targets
+
+    def command(self, jobs: int, tools: dict | None = None, extra: str = "",
+                ldextra: str = "") -> list[str]:
+        cmd = super().command(jobs, tools, extra, ldextra)
+        return cmd[:2] + [cmd[2] + " " + shlex.join(["--target"] + self.targets)]
+
+
+class FileOutputProgram(Program):
+    """A program whose runs write their output into files beside their input
+    rather than into a directory of their own (jsoncpp's test runner: `X.json`
+    -> `X.actual`, `X.rewrite`, `X.actual-rewrite`): the files of the run's
+    directory that match \\p patterns (globs) are part of its output, after
+    its standard output (name and contents, sorted by name), and are removed
+    before each run."""
+
+    def __init__(self, *args, patterns: tuple = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.patterns = tuple(patterns)
+
+    def output_files(self, cwd: Path) -> list[Path]:
+        return sorted({p for pattern in self.patterns for p in cwd.glob(pattern)
+                       if p.is_file()})
+
+    def clear_output(self, cwd: Path) -> None:
+        super().clear_output(cwd)
+        for path in self.output_files(cwd):
+            path.unlink()
+
+    def output(self, proc: subprocess.CompletedProcess, cwd: Path) -> bytes:
+        out = super().output(proc, cwd)
+        for path in self.output_files(cwd):
+            out += b"\n== %s ==\n" % path.name.encode() + path.read_bytes()
+        return out
+
+
+# jsoncpp's own CMake build (Release, its default build type: -O3 -DNDEBUG
+# after the compile flags, for the flow and for stock alike) of its static
+# library and its test runner only: no shared or object library, no unit
+# test program (nor its run after the build), no pkg-config or CMake package
+# files, no examples.
+JSONCPP_BUILD = CMakeTargetBuild(
+    ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF", "-DBUILD_STATIC_LIBS=ON",
+     "-DBUILD_OBJECT_LIBS=OFF", "-DJSONCPP_WITH_TESTS=ON",
+     "-DJSONCPP_WITH_POST_BUILD_UNITTEST=OFF", "-DJSONCPP_WITH_PKGCONFIG_SUPPORT=OFF",
+     "-DJSONCPP_WITH_CMAKE_PACKAGE=OFF", "-DJSONCPP_WITH_EXAMPLE=OFF"],
+    ["jsontestrunner_exe"])
+
+
+def jsoncpp_program(work: Path) -> Program:
+    """jsoncpp's tree (lib/programs.py, jsoncpp) built by its own CMake build
+    (JSONCPP_BUILD), for the flow and for stock alike; the program is its
+    test runner, whose runs write their output beside the document they
+    parse (FileOutputProgram)."""
+    try:
+        desc = programs.jsoncpp(work, log)
+    except programs.FetchError as e:
+        raise Step("jsoncpp: %s" % e)
+    src = work / "app"
+    shutil.copytree(desc["dir"], src, symlinks=True)
+    sc = desc["scenarios"]
+    return FileOutputProgram(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")},
+                             sc, desc["inputs"], build=JSONCPP_BUILD,
+                             built="b/bin/" + desc["exe_name"], training=desc["training"],
+                             patterns=desc["output_files"])
+
+
 def strip_debug_info(exe: Path, tools: dict) -> None:
     """Removes the DWARF of a program built with -g (autoconf's default
     CFLAGS), which this valgrind cannot read; the symbol table and every
@@ -426,8 +507,11 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
     for mode, args in prog.measured.items():
         prog.clear_output(stage)
         out = logs / ("callgrind.%s.out" % mode)
+        # Mangled names: own_ir() finds the program's functions among those
+        # callgrind puts in no object (BOLT's moved code) by its symbols.
         proc, _, _ = run([tools["valgrind"], "--tool=callgrind", "--dump-instr=yes",
-                          "--callgrind-out-file=%s" % out, "./" + prog.exe] + args,
+                          "--demangle=no", "--callgrind-out-file=%s" % out,
+                          "./" + prog.exe] + args,
                          stage, logs / ("callgrind-%s.log" % mode))
         if prog.output(proc, stage) != outputs[mode]:
             raise Step("[%s] output under valgrind differs from the native run" % name)
@@ -920,7 +1004,7 @@ def main(argv=None) -> int:
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--program", choices=("sample", "zstd", "lua", "sqlite")
-                    + tuple(EXPAT_BUILDS),
+                    + tuple(EXPAT_BUILDS) + ("jsoncpp",),
                     default="sample")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--variants", default="default",
@@ -974,6 +1058,8 @@ def main(argv=None) -> int:
             prog = sample_program(work, args)
         elif args.program in ("zstd", "lua", "sqlite"):
             prog = makefile_program(work, args.program)
+        elif args.program == "jsoncpp":
+            prog = jsoncpp_program(work)
         else:
             prog = expat_program(work, args.program)
         ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []

@@ -695,4 +695,236 @@ def sqlite(work: Path, log: Callable[[str], None]) -> dict:
             "scenarios": scenarios, "inputs": inputs, "training": training}
 
 
+# jsoncpp's documents, generated with fixed seeds. The training parses
+# objects of short strings and small integers; each held-out document is of
+# a kind no training document has (floating-point numbers, deep nesting,
+# long strings with escapes, comments, the legacy reader's input).
+_JSON_KEYS = ["id", "name", "kind", "size", "owner", "color", "count", "state",
+              "city", "code", "rank", "shelf", "batch", "glaze", "cone", "clay"]
+
+
+def _json_words(rng: random.Random, n: int) -> list[str]:
+    return ["kiln", "glaze", "clay", "ware", "slip", "cone", "bisque", "raku"] + [
+        "".join(rng.choice("etaoinshrdlucmfwypvbgkqjxz") for _ in range(rng.randint(2, 8)))
+        for _ in range(n)]
+
+
+def _json_records(size: int, seed: int, shape: str = "array") -> bytes:
+    """Objects of short ASCII strings and small integers, at least SIZE
+    bytes: a top-level array of them (`array`), an object keyed by record
+    name (`keyed`), or an object of batches, arrays of records (`batches`)."""
+    rng = random.Random(seed)
+    words = _json_words(rng, 300)
+
+    def word() -> str:
+        return words[min(int(rng.paretovariate(1.1)) - 1, len(words) - 1)]
+
+    def record(i: int) -> str:
+        fields = ['"id": %d' % i]
+        for key in rng.sample(_JSON_KEYS[1:], rng.randint(2, 7)):
+            if rng.random() < 0.5:
+                fields.append('"%s": %d' % (key, rng.randint(-999, 9999)))
+            else:
+                fields.append('"%s": "%s %s"' % (key, word(), word()))
+        return "{" + ", ".join(fields) + "}"
+
+    items: list[str] = []
+    n, i = 2, 0
+    while n < size:
+        i += 1
+        if shape == "keyed":
+            item = '"r%05d": %s' % (i, record(i))
+        elif shape == "batches":
+            item = '"batch-%04d": [\n  %s\n]' % (i, ",\n  ".join(
+                record(i * 100 + k) for k in range(rng.randint(2, 12))))
+        else:
+            item = record(i)
+        items.append(item)
+        n += len(item) + 2
+    brackets = "[]" if shape == "array" else "{}"
+    return ("%s\n%s\n%s\n" % (brackets[0], ",\n".join(items), brackets[1])).encode()
+
+
+def _json_floats(size: int, seed: int) -> bytes:
+    """Arrays of floating-point numbers in every JSON notation (fixed,
+    exponents of both signs, negative, integers too large for 64 bits)."""
+    rng = random.Random(seed)
+
+    def number() -> str:
+        x = rng.lognormvariate(0, 6) * rng.choice((1, -1))
+        form = rng.random()
+        if form < 0.4:
+            return repr(x)
+        if form < 0.7:
+            return "%.*f" % (rng.randint(1, 9), x)
+        if form < 0.95:
+            return "%.*e" % (rng.randint(2, 16), x)
+        return "%d%018d" % (rng.randint(1, 999), rng.randint(0, 10 ** 18 - 1))
+
+    rows: list[str] = []
+    n = 0
+    while n < size:
+        row = "[" + ", ".join(number() for _ in range(rng.randint(4, 16))) + "]"
+        rows.append(row)
+        n += len(row) + 2
+    return ('{"series": [\n%s\n]}\n' % ",\n".join(rows)).encode()
+
+
+def _json_nested(size: int, seed: int, max_depth: int) -> bytes:
+    """A top-level array of arrays nested 8 to MAX_DEPTH levels deep, each
+    level with a few leaves (small integers, true, false, null) and now and
+    then a short sibling array."""
+    rng = random.Random(seed)
+
+    def leaves() -> list[str]:
+        return [rng.choice(("%d" % rng.randint(0, 99), "true", "false", "null"))
+                for _ in range(rng.randint(0, 2))]
+
+    items: list[str] = []
+    n = 0
+    while n < size:
+        item = "[%s]" % ",".join(leaves())
+        for _ in range(rng.randint(8, max_depth)):
+            before, after = leaves(), leaves()
+            if rng.random() < 0.1:
+                after.append("[%s]" % ",".join(leaves()))
+            item = "[%s]" % ",".join(before + [item] + after)
+        items.append(item)
+        n += len(item) + 2
+    return ("[\n%s\n]\n" % ",\n".join(items)).encode()
+
+
+def _json_strings(size: int, seed: int) -> bytes:
+    """An array of long strings (200-3000 characters) with every JSON escape,
+    \\u escapes of Latin-1, CJK and astral characters (surrogate pairs) and
+    raw UTF-8."""
+    rng = random.Random(seed)
+    words = _json_words(rng, 200)
+    pieces = ['\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u00e9",
+              "\\u00fc", "\\u263a", "\\u4e2d\\u6587", "\\ud83d\\ude00", "\\u0001",
+              "\u00e7a", "\u00fcber", "\u6f22\u5b57", "\U0001f525"]
+    items: list[str] = []
+    n = 0
+    while n < size:
+        length, parts = rng.randint(200, 3000), []
+        m = 0
+        while m < length:
+            part = rng.choice(pieces) if rng.random() < 0.3 else rng.choice(words)
+            parts.append(part)
+            m += len(part) + 1
+        item = '"%s"' % " ".join(parts)
+        items.append(item)
+        n += len(item) + 2
+    return ("[\n%s\n]\n" % ",\n".join(items)).encode()
+
+
+def _json_commented(size: int, seed: int) -> bytes:
+    """Configuration-like objects with `//` and `/* */` comments before and
+    after their values, booleans, null and trailing commas."""
+    rng = random.Random(seed)
+    words = _json_words(rng, 200)
+    sections: list[str] = []
+    n, i = 0, 0
+    while n < size:
+        i += 1
+        lines = ["  // section %d: %s" % (i, " ".join(rng.sample(words, 5))),
+                 '  "section-%04d": {' % i]
+        for key in rng.sample(_JSON_KEYS, rng.randint(3, 8)):
+            value = rng.choice(("true", "false", "null", "%d" % rng.randint(0, 500),
+                                '"%s"' % rng.choice(words)))
+            if rng.random() < 0.5:
+                lines.append("    /* %s */" % " ".join(rng.sample(words, 3)))
+            lines.append('    "%s": %s,%s' % (key, value, " // " + rng.choice(words)
+                                              if rng.random() < 0.4 else ""))
+        lines.append("  },")
+        section = "\n".join(lines)
+        sections.append(section)
+        n += len(section) + 1
+    return ("/* generated by Kiln's bench/lib/programs.py */\n{\n%s\n}\n"
+            % "\n".join(sections)).encode()
+
+
+def _json_mixed(size: int, seed: int) -> bytes:
+    """Records with values of every type: negative and floating-point
+    numbers, booleans, null, short arrays and escaped strings."""
+    rng = random.Random(seed)
+    words = _json_words(rng, 200)
+    items: list[str] = []
+    n, i = 2, 0
+    while n < size:
+        i += 1
+        item = ('{"n": %d, "ratio": %.4f, "ok": %s, "note": %s, "tags": [%s], '
+                '"label": "%s\\t%s\\u00e9"}' % (
+                    -i, rng.uniform(-100, 100), rng.choice(("true", "false")),
+                    rng.choice(("null", '"%s"' % rng.choice(words))),
+                    ", ".join('"%s"' % rng.choice(words) for _ in range(rng.randint(0, 4))),
+                    rng.choice(words), rng.choice(words)))
+        items.append(item)
+        n += len(item) + 2
+    return ("[\n%s\n]\n" % ",\n".join(items)).encode()
+
+
+def jsoncpp_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes], list]:
+    """jsontestrunner's scenarios (its arguments), the documents they parse
+    and the training runs (scenario, arguments). Each run parses its
+    document, writes its value tree (`X.actual`), rewrites the document with
+    a styled writer (`X.rewrite`), parses that and writes its tree again
+    (`X.actual-rewrite`): the three files beside `X.json` are the run's
+    output (JSONCPP_OUTPUTS). Startup parses a one-record document; the
+    steady state three documents of objects of short strings and small
+    integers (an array, an object keyed by name, arrays in an object). The
+    held-out runs parse kinds of document the training never has:
+    `heldout` floating-point arrays, `heldout-nested` arrays nested up to
+    120 levels, `heldout-strings` long strings with escapes and \\u
+    escapes, `heldout-comments` objects with comments (written back by the
+    StreamWriterBuilder's writer, --json-writer BuiltStyledStreamWriter),
+    `heldout-legacy` records of every value type, parsed by the legacy
+    Json::Reader too (the runner does for a file named `legacy_*`). A
+    document with a syntax error is not among them: the runner exits with
+    status 1 on it, which the benchmark takes for a failed run."""
+    training = [("startup", ["small.json"])] + [
+        ("steady", [name]) for name in ("train-records.json", "train-table.json",
+                                         "train-batches.json")]
+    scenarios = {"startup": ["small.json"], "steady": ["train-records.json"],
+                 "heldout": ["held-out-floats.json"],
+                 "heldout-nested": ["held-out-nested.json"],
+                 "heldout-strings": ["held-out-strings.json"],
+                 "heldout-comments": ["--json-writer", "BuiltStyledStreamWriter",
+                                      "held-out-comments.json"],
+                 "heldout-legacy": ["legacy_held-out.json"]}
+    inputs = {"small.json": _json_records(40, 1),
+              "train-records.json": _json_records(200 << 10, 2),
+              "train-table.json": _json_records(200 << 10, 3, "keyed"),
+              "train-batches.json": _json_records(200 << 10, 4, "batches"),
+              "held-out-floats.json": _json_floats(80 << 10, 5),
+              "held-out-nested.json": _json_nested(64 << 10, 6, 120),
+              "held-out-strings.json": _json_strings(600 << 10, 7),
+              "held-out-comments.json": _json_commented(200 << 10, 8),
+              "legacy_held-out.json": _json_mixed(80 << 10, 9)}
+    return scenarios, inputs, training
+
+
+# The files jsontestrunner writes beside the document X.json it parses.
+JSONCPP_OUTPUTS = ("*.actual", "*.rewrite", "*.actual-rewrite")
+
+
+def jsoncpp(work: Path, log: Callable[[str], None]) -> dict:
+    """jsoncpp 1.9 (Debian package `libjsoncpp`): the C++ library and its
+    test runner, `jsontestrunner_exe` (src/jsontestrunner/main.cpp), which
+    bench/pgo_flow.py builds by the project's own CMake build; the
+    scenarios are jsoncpp_scenarios(). The runner prints nothing: its
+    output is the files it writes beside its input (`output_files`, globs
+    in the run's directory). Not in PROGRAMS: bench/run.py compares a run's
+    standard output and output directory only."""
+    tree = fetch_source("libjsoncpp", work / "src-jsoncpp", log)
+    for name in ("CMakeLists.txt", "src/jsontestrunner/main.cpp",
+                 "src/lib_json/json_reader.cpp"):
+        if not (tree / name).is_file():
+            raise FetchError("missing %s in %s" % (name, tree))
+    scenarios, inputs, training = jsoncpp_scenarios()
+    return {"name": "jsoncpp", "dir": tree, "exe_name": "jsontestrunner_exe",
+            "scenarios": scenarios, "inputs": inputs, "training": training,
+            "output_files": JSONCPP_OUTPUTS}
+
+
 PROGRAMS = {"zstd": zstd, "expat": expat, "lua": lua, "sqlite": sqlite}
