@@ -72,10 +72,11 @@ training (the workspace is reused; optimize removes the previous build's
 outputs), so each transform can be judged alone and together on the held-out
 run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
 (neither), `no-order`, `no-block` (`--block-layout=off`: function-level
-layout only), `cs-order-only` (the context-sensitive profiles order the
-program but stay out of the backends), `no-partial-training` (the compile
-profile keeps the functions no training ran, as code that never runs),
-`icp-stock` (LLVM's indirect-call promotion thresholds), and `+inline`, `+section-placement`, `+strtab` (the default
+layout only), `no-partial-training` (the compile profile keeps the
+functions no training ran, as code that never runs), `icp-stock` (LLVM's
+indirect-call promotion thresholds), `+cs-compile` and
+`icp-stock+cs-compile` (the context-sensitive profiles in the final links'
+backends too, as stock CSPGO's), and `+inline`, `+section-placement`, `+strtab` (the default
 plus a transform optimize leaves off, added to the link as a user would:
 -Wl,-mllvm,-kiln-...), and `+block-bolt`, `+block-callgrind` (the default
 with `--block-layout=bolt` / `=callgrind`, which is the default's own).
@@ -134,10 +135,10 @@ VARIANTS = {
     "plain": (["--no-split", "--no-cs", "--block-layout=off", "--no-strtab"], "", ""),
     "+block-bolt": (["--block-layout=bolt"], "", ""),
     "+block-callgrind": (["--block-layout=callgrind"], "", ""),
-    "cs-order-only": (["--cs-order-only"], "", ""),
+    "+cs-compile": (["--cs-compile"], "", ""),
     "no-partial-training": (["--no-partial-training"], "", ""),
     "icp-stock": (["--icp=stock"], "", ""),
-    "icp-stock-cs-order-only": (["--icp=stock", "--cs-order-only"], "", ""),
+    "icp-stock+cs-compile": (["--icp=stock", "--cs-compile"], "", ""),
 }
 
 

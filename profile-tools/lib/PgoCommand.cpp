@@ -39,6 +39,7 @@ static const char *const Usage =
     "-- <command>\n"
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--no-strtab]\n"
+    "                     [--no-partial-training] [--cs-compile]\n"
     "                     [--block-layout=callgrind|bolt|off] "
     "[--callgrind-budget=SECONDS]\n"
     "                     [--icp=guarded|stock|off] [--workspace=DIR] "
@@ -101,15 +102,21 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       O.KeepFailed = true;
       continue;
     }
-    if (IsOptimize &&
-        (A == "--no-split" || A == "--no-order" || A == "--no-lto" ||
-         A == "--no-cs" || A == "--no-strtab")) {
+    if (IsOptimize && (A == "--no-split" || A == "--no-order" ||
+                       A == "--no-lto" || A == "--no-cs" ||
+                       A == "--no-strtab" || A == "--no-partial-training")) {
       O.Switches.push_back(A.str());
-      (A == "--no-split"    ? O.Transforms.Split
-       : A == "--no-order"  ? O.Transforms.Order
-       : A == "--no-cs"     ? O.Transforms.ContextSensitive
-       : A == "--no-strtab" ? O.Transforms.StringTables
-                            : O.Transforms.ThinLTO) = false;
+      (A == "--no-split"              ? O.Transforms.Split
+       : A == "--no-order"            ? O.Transforms.Order
+       : A == "--no-cs"               ? O.Transforms.ContextSensitive
+       : A == "--no-strtab"           ? O.Transforms.StringTables
+       : A == "--no-partial-training" ? O.Transforms.PartialTraining
+                                      : O.Transforms.ThinLTO) = false;
+      continue;
+    }
+    if (IsOptimize && A == "--cs-compile") {
+      O.Switches.push_back(A.str());
+      O.Transforms.ContextSensitiveCompile = true;
       continue;
     }
     std::string BlockLayout;
@@ -168,6 +175,14 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       !O.Transforms.Order)
     return makeToolError("block layout places the clusters by Kiln's order",
                          "--block-layout", "drop --no-order or --block-layout");
+  if (O.Transforms.ContextSensitiveCompile &&
+      !O.Transforms.usesContextSensitiveRelink())
+    return makeToolError("the context-sensitive profiles come from the "
+                         "context-sensitive relink, which needs ThinLTO and "
+                         "Kiln's order",
+                         "--cs-compile",
+                         "drop --no-cs, --no-order or --no-lto, or "
+                         "--cs-compile");
   if (O.Subcommand == "status") {
     if (O.HasCommand)
       return makeToolError("takes no command", "pgo status");

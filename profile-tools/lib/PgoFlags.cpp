@@ -68,7 +68,15 @@ kiln::compilePolicyOptions(const PgoTransforms &Transforms) {
 }
 
 std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
-  std::string S = "IR PGO; indirect-call promotion ";
+  std::string S = "IR PGO";
+  if (Transforms.usesContextSensitiveCompile())
+    S += " with the context-sensitive relink's profiles in the backends "
+         "(--cs-compile)";
+  S += Transforms.PartialTraining
+           ? "; the functions no training ran compiled as without a profile"
+           : "; the functions no training ran compiled as never run "
+             "(--no-partial-training)";
+  S += "; indirect-call promotion ";
   switch (Transforms.ICP) {
   case PgoIndirectCallPromotion::Guarded:
     return S + "guarded: a target only where it took " +

@@ -227,6 +227,36 @@ static Error replayForContextSensitiveProfiles(
   return Error::success();
 }
 
+/// Stock CSPGO's second profile: \p CS's compile profile (the training's)
+/// with the context-sensitive records of its startup and steady-state
+/// profiles (the replays'), weighted as the compile profile is, so that the
+/// final links' ThinLTO backends annotate each function as it is after
+/// inlining. \p CS.Compile becomes the merged profile.
+static Error addContextSensitiveRecords(const Workspace &WS,
+                                        const PgoTransforms &Transforms,
+                                        PgoProfiles &CS) {
+  std::vector<std::string> Records;
+  for (const std::string &P : {CS.Startup, CS.Steady})
+    if (!P.empty())
+      Records.push_back(P);
+  if (Records.empty())
+    return fallbackError("the replays wrote no context-sensitive profile");
+  unsigned Weight = Transforms.Split ? PgoSplitProfileWeight : 1;
+  std::string Suffix = Weight > 1 ? "-x64.profdata" : ".profdata";
+  std::string Weighted = WS.path("profiles/cs-records" + Suffix);
+  if (Error E = mergeProfiles(Records, Weight, Weighted,
+                              "optimize: weigh the CS profiles"))
+    return fallbackError(toString(std::move(E)));
+  std::string Compile = WS.path("profiles/compile-cs" + Suffix);
+  if (Error E = mergeProfiles({CS.Compile, Weighted}, 1, Compile,
+                              "optimize: merge the CS profiles into the "
+                              "compile profile",
+                              /*Sparse=*/Transforms.PartialTraining))
+    return fallbackError(toString(std::move(E)));
+  CS.Compile = Compile;
+  return Error::success();
+}
+
 /// The context-sensitive relink after the optimize build: replay, merge,
 /// link each profiled program of \p Links again, and \p Copies of them.
 /// If the replay fails, the programs are linked with the training profiles
@@ -248,6 +278,9 @@ static Error contextSensitiveRelink(
   if (Error E =
           replayForContextSensitiveProfiles(WS, Env, M, CS, B.Replays, Out))
     Failure = toString(std::move(E));
+  if (Failure.empty() && Transforms.usesContextSensitiveCompile())
+    if (Error E = addContextSensitiveRecords(WS, Transforms, CS))
+      Failure = toString(std::move(E));
   const PgoProfiles &Use = Failure.empty() ? CS : Training;
   if (!Failure.empty())
     Err << "kiln: warning: optimize: context-sensitive profiles: " << Failure
@@ -338,7 +371,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   Profiles.Compile = WS.path(Weight > 1 ? "profiles/compile-x64.profdata"
                                         : "profiles/compile.profdata");
   if (Error E = mergeProfiles(All, Weight, Profiles.Compile,
-                              "optimize: merge the compile profile"))
+                              "optimize: merge the compile profile",
+                              /*Sparse=*/Opts.Transforms.PartialTraining))
     return E;
 
   // Sources edited since the training: the order still comes from runs of

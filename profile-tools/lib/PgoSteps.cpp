@@ -337,11 +337,12 @@ Error runTool(ArrayRef<std::string> Command, StringRef Step, StringRef Whence) {
 /// Merges \p Inputs (optionally weighted) into \p Output atomically, in
 /// process, as kiln profile merge does.
 Error mergeProfiles(ArrayRef<std::string> Inputs, unsigned Weight,
-                    StringRef Output, StringRef Step) {
+                    StringRef Output, StringRef Step, bool Sparse) {
   std::vector<WeightedProfileInput> Weighted;
   for (const std::string &In : Inputs)
     Weighted.push_back({In, nullptr, Weight});
-  Expected<MergedProfile> M = mergeInstrProfilesToFile(Weighted, Output);
+  Expected<MergedProfile> M =
+      mergeInstrProfilesToFile(Weighted, Output, Sparse);
   if (!M)
     return makeToolError(Step + ": " + toString(M.takeError()), Output);
   return Error::success();

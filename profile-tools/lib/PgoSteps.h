@@ -145,9 +145,11 @@ llvm::Error runTool(llvm::ArrayRef<std::string> Command, llvm::StringRef Step,
                     llvm::StringRef Whence);
 /// Merges \p Inputs, each weighted \p Weight, into \p Output (through a
 /// temporary renamed into place) with kiln profile merge's code
-/// (kiln/Tools/ProfileMerge.h).
+/// (kiln/Tools/ProfileMerge.h); with \p Sparse, without the functions of
+/// no count.
 llvm::Error mergeProfiles(llvm::ArrayRef<std::string> Inputs, unsigned Weight,
-                          llvm::StringRef Output, llvm::StringRef Step);
+                          llvm::StringRef Output, llvm::StringRef Step,
+                          bool Sparse = false);
 llvm::Error makeDirectory(llvm::StringRef Path, llvm::StringRef Step);
 llvm::Expected<PgoManifest> loadManifest(const Workspace &WS, bool MustExist,
                                          llvm::StringRef Step);

@@ -12,6 +12,7 @@
 #include "kiln/Support/OutputFile.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/ProfileData/InstrProfReader.h"
@@ -217,16 +218,19 @@ static Error addInputGuarded(const WeightedProfileInput &Input,
 }
 
 Expected<MergedProfile>
-kiln::mergeInstrProfiles(ArrayRef<WeightedProfileInput> Inputs) {
-  InstrProfWriter Writer(/*Sparse=*/false, TemporalTraceReservoirSize,
+kiln::mergeInstrProfiles(ArrayRef<WeightedProfileInput> Inputs, bool Sparse) {
+  InstrProfWriter Writer(Sparse, TemporalTraceReservoirSize,
                          MaxTemporalTraceLength);
   MergedProfile Result;
   MergeLevel Level;
   for (const WeightedProfileInput &Input : Inputs)
     if (Error E = addInputGuarded(Input, Writer, Level, Result))
       return std::move(E);
+  // What the writer writes: with Sparse, not the records of no count.
   for (const auto &Function : Writer.getProfileData())
-    Result.Functions += Function.getValue().size();
+    for (const auto &Record : Function.getValue())
+      Result.Functions += !Sparse || any_of(Record.second.Counts,
+                                            [](uint64_t C) { return C != 0; });
   InstrProfKind Kind = Writer.getProfileKind();
   Result.IsIRLevel = static_cast<bool>(Kind & InstrProfKind::IRInstrumentation);
   Result.IsContextSensitive =
@@ -248,8 +252,8 @@ kiln::mergeInstrProfiles(ArrayRef<WeightedProfileInput> Inputs) {
 
 Expected<MergedProfile>
 kiln::mergeInstrProfilesToFile(ArrayRef<WeightedProfileInput> Inputs,
-                               StringRef Output) {
-  Expected<MergedProfile> Merged = mergeInstrProfiles(Inputs);
+                               StringRef Output, bool Sparse) {
+  Expected<MergedProfile> Merged = mergeInstrProfiles(Inputs, Sparse);
   if (!Merged)
     return Merged.takeError();
   if (Error E = writeOutputFile(

@@ -177,8 +177,11 @@ TEST(PgoFlags, CompilePolicy) {
   EXPECT_EQ(T.ICP, PgoIndirectCallPromotion::Guarded);
   EXPECT_THAT(compilePolicyOptions(T),
               ElementsAre("-icp-total-percent-threshold=90"));
+  EXPECT_TRUE(T.PartialTraining);
+  EXPECT_FALSE(T.usesContextSensitiveCompile());
   EXPECT_EQ(describeCompilePolicy(T),
-            "IR PGO; indirect-call promotion guarded: a target only where "
+            "IR PGO; the functions no training ran compiled as without a "
+            "profile; indirect-call promotion guarded: a target only where "
             "it took 90% or more of its call site's training calls "
             "(--icp=guarded)");
   // Without ThinLTO the backends are the compiles: no link gets it.
@@ -193,9 +196,17 @@ TEST(PgoFlags, CompilePolicy) {
   EXPECT_THAT(compilePolicyOptions(T), IsEmpty());
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Not(Contains("-mllvm")));
+  T.PartialTraining = false;
+  T.ContextSensitiveCompile = true;
+  EXPECT_TRUE(T.usesContextSensitiveCompile());
   EXPECT_EQ(describeCompilePolicy(T),
-            "IR PGO; indirect-call promotion by LLVM's thresholds "
-            "(--icp=stock)");
+            "IR PGO with the context-sensitive relink's profiles in the "
+            "backends (--cs-compile); the functions no training ran compiled "
+            "as never run (--no-partial-training); indirect-call promotion "
+            "by LLVM's thresholds (--icp=stock)");
+  // The context-sensitive profiles need the relink.
+  T.ContextSensitive = false;
+  EXPECT_FALSE(T.usesContextSensitiveCompile());
   // --icp=off.
   T.ICP = PgoIndirectCallPromotion::Off;
   F = computeOptimizeFlags(tools(), profiles(), T);

@@ -91,6 +91,29 @@ TEST(ProfileMergeTest, WeightsMultiplyCountsAndAdd) {
   EXPECT_THAT(readBack(*M->Indexed).Counts["f"], ElementsAre(25u, 7u));
 }
 
+TEST(ProfileMergeTest, SparseLeavesOutTheFunctionsOfNoCount) {
+  // `never` ran in no input, `once` in one: a sparse merge keeps `once`
+  // only, so that the compiler knows nothing of `never`; the default keeps
+  // both, `never` as code that never runs.
+  auto A = irProfile("once", {0, 0});
+  auto B = irProfile("once", {4, 1});
+  auto C = irProfile("never", {0, 0, 0});
+  Expected<MergedProfile> Sparse = mergeInstrProfiles(
+      {{"a", A.get(), 1}, {"b", B.get(), 64}, {"c", C.get(), 64}},
+      /*Sparse=*/true);
+  ASSERT_THAT_EXPECTED(Sparse, Succeeded());
+  EXPECT_EQ(Sparse->Functions, 1u);
+  ReadBack R = readBack(*Sparse->Indexed);
+  EXPECT_EQ(R.Counts.count("never"), 0u);
+  EXPECT_THAT(R.Counts["once"], ElementsAre(256u, 64u));
+  Expected<MergedProfile> Full =
+      mergeInstrProfiles({{"a", A.get(), 1}, {"c", C.get(), 1}});
+  ASSERT_THAT_EXPECTED(Full, Succeeded());
+  EXPECT_EQ(Full->Functions, 2u);
+  EXPECT_THAT(readBack(*Full->Indexed).Counts["never"],
+              ElementsAre(0u, 0u, 0u));
+}
+
 /// An IR-level text profile of \p Caller, whose one indirect call site
 /// called \p Target \p Calls times, and of \p Target.
 std::unique_ptr<MemoryBuffer>

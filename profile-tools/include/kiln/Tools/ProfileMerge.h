@@ -67,15 +67,19 @@ uint64_t multiplySaturating(uint64_t A, uint64_t B);
 /// indexed profile, or an error `<input>: <reason>` if an input cannot be
 /// read (missing, corrupt, a sample profile), has a weight of 0, or is of a
 /// kind that cannot be merged with the others; or if no input has data.
+/// With \p Sparse, functions whose every count is zero are left out (as
+/// `llvm-profdata merge --sparse` does): the compiler then knows nothing of
+/// them, rather than that they never run.
 llvm::Expected<MergedProfile>
-mergeInstrProfiles(llvm::ArrayRef<WeightedProfileInput> Inputs);
+mergeInstrProfiles(llvm::ArrayRef<WeightedProfileInput> Inputs,
+                   bool Sparse = false);
 
 /// Merges \p Inputs into \p Output, written through an OutputFile (a
 /// temporary renamed into place). \returns the merge's summary (without the
 /// bytes), or the error of the merge or of the write.
 llvm::Expected<MergedProfile>
 mergeInstrProfilesToFile(llvm::ArrayRef<WeightedProfileInput> Inputs,
-                         llvm::StringRef Output);
+                         llvm::StringRef Output, bool Sparse = false);
 
 } // namespace kiln
 
