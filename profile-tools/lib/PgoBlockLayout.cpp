@@ -29,12 +29,15 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 using namespace llvm;
 using namespace kiln;
@@ -266,20 +269,46 @@ replayRun(const PgoRun &R, const BlockProfiler &Profiler,
   return Profiles;
 }
 
-/// The address-mapped link, its profiler, the replays and the block profile
-/// of \p L. \returns the number of runs replayed.
+/// \returns the instructions (Ir) callgrind's trace \p Trace counted: its
+/// `totals:` line (or, without one, its `summary:` line).
+static Expected<uint64_t> callgrindInstructions(StringRef Trace) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Trace);
+  if (!Buf)
+    return skipped(Trace + ": cannot read: " + Buf.getError().message());
+  std::optional<uint64_t> Summary, Totals;
+  SmallVector<StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    std::optional<uint64_t> *Into = Line.consume_front("totals:")    ? &Totals
+                                    : Line.consume_front("summary:") ? &Summary
+                                                                     : nullptr;
+    uint64_t N;
+    if (Into && !Line.trim().split(' ').first.getAsInteger(10, N))
+      *Into = N;
+  }
+  if (Totals)
+    return *Totals;
+  if (Summary)
+    return *Summary;
+  return skipped(Trace + ": no totals or summary line");
+}
+
+/// The address-mapped link of \p L with \p Flags, its profiler, the
+/// replays and the block profile. \returns the number of runs replayed;
+/// with \p Instructions, callgrind's Ir of every replay, summed.
 static Expected<unsigned>
 writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
-                  ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
-                  raw_ostream &Out) {
+                  ArrayRef<ProgramCopy> Copies, const PgoPhaseFlags &Flags,
+                  const PgoWrapperConfig &Final, raw_ostream &Out,
+                  uint64_t *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
   if (Files.Dir.find(',') != std::string::npos)
     return skipped("the workspace's path holds a comma, which kiln "
                    "block-profile's scenario lists cannot name");
-  if (Error E = linkInto(L, withBlockAddressMap(Final.Flags, Bolt), Final,
-                         Files.Mapped, Files.Dir + "/mapped-link.log",
-                         "the address-mapped link"))
+  if (Error E =
+          linkInto(L, withBlockAddressMap(Flags, Bolt), Final, Files.Mapped,
+                   Files.Dir + "/mapped-link.log", "the address-mapped link"))
     return std::move(E);
   if (Bolt) {
     if (std::error_code EC = sys::fs::create_directories(
@@ -310,6 +339,13 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
       if (!Written)
         return Written.takeError();
       ++Replays;
+      if (Instructions && !Bolt)
+        for (const std::string &Trace : *Written) {
+          Expected<uint64_t> Ir = callgrindInstructions(Trace);
+          if (!Ir)
+            return Ir.takeError();
+          *Instructions += *Ir;
+        }
       append_range(Profiles, *Written);
     }
     if (Profiles.empty())
@@ -341,12 +377,56 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   return Replays;
 }
 
+/// Profiles \p L with the \p Alternative compile policy's flags as well,
+/// in \p Files.Dir's `alternative` directory, and \returns the flags and
+/// block profile to relink it with: the alternative's where its replays
+/// executed at least PgoPolicyMinSaving fewer instructions than the
+/// default's \p Result.DefaultInstructions. A failure to measure keeps the
+/// default, with a warning.
+static std::pair<const PgoPhaseFlags *, std::string>
+choosePolicy(const RecordedLink &L, const PgoManifest &M,
+             const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
+             ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
+             const PgoPhaseFlags &Alternative, const Workspace &WS,
+             PgoBlockLayout &Result, raw_ostream &Out, raw_ostream &Err) {
+  Result.Policy = "default";
+  BlockLayoutFiles Other(Files.Dir + "/alternative", L.Target);
+  Out << "kiln: optimize: block layout of " << WS.display(L.Target)
+      << ": measuring the other compile policy on the same replays\n";
+  uint64_t Instructions = 0;
+  Expected<unsigned> Replays = [&]() -> Expected<unsigned> {
+    if (std::error_code EC =
+            sys::fs::create_directories(sys::path::parent_path(Other.Mapped)))
+      return skipped(Other.Dir +
+                     ": cannot create the directory: " + EC.message());
+    return writeBlockProfile(L, M, Profiler, Other, Copies, Alternative, Final,
+                             Out, &Instructions);
+  }();
+  if (!Replays) {
+    Err << "kiln: warning: optimize: the other compile policy was not "
+           "measured for "
+        << WS.display(L.Target) << ": " << toString(Replays.takeError())
+        << '\n';
+    return {&Final.Flags, Files.Profile};
+  }
+  Result.AlternativeInstructions = Instructions;
+  Out << "kiln: optimize: " << WS.display(L.Target)
+      << ": the training's replays executed " << Result.DefaultInstructions
+      << " instructions with the default compile policy, " << Instructions
+      << " with the other\n";
+  if (!prefersAlternativePolicy(Result.DefaultInstructions, Instructions))
+    return {&Final.Flags, Files.Profile};
+  Result.Policy = "alternative";
+  return {&Alternative, Other.Profile};
+}
+
 Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                         const PgoManifest &M, const PgoTransforms &Opts,
                         ArrayRef<RecordedLink> Links,
                         ArrayRef<ProgramCopy> Copies,
-                        const PgoWrapperConfig &Final, PgoBuild &B,
-                        raw_ostream &Out, raw_ostream &Err) {
+                        const PgoWrapperConfig &Final,
+                        const std::optional<PgoPhaseFlags> &Alternative,
+                        PgoBuild &B, raw_ostream &Out, raw_ostream &Err) {
   B.BlockLayouts.clear();
   Expected<BlockProfiler> Profiler = findProfiler(Opts, M, Env, Out);
   PgoBlockLayoutSource Source = Opts.BlockLayout;
@@ -375,16 +455,25 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
           << (Source == PgoBlockLayoutSource::Bolt ? "llvm-bolt -instrument"
                                                    : "callgrind")
           << '\n';
-      Expected<unsigned> Replays =
-          writeBlockProfile(L, M, *Profiler, Files, Copies, Final, Out);
+      bool Measure = Alternative && Source == PgoBlockLayoutSource::Callgrind;
+      Expected<unsigned> Replays = writeBlockProfile(
+          L, M, *Profiler, Files, Copies, Final.Flags, Final, Out,
+          Measure ? &Result.DefaultInstructions : nullptr);
       if (!Replays)
         return Replays.takeError();
       Result.Replays = *Replays;
-      Result.Profile = Files.Profile;
+      auto [Flags, Profile] =
+          Measure ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
+                                 *Alternative, WS, Result, Out, Err)
+                  : std::make_pair(&Final.Flags, Files.Profile);
+      Result.Profile = Profile;
       Out << "kiln: optimize: linking " << WS.display(L.Target)
-          << " again with its block layout\n";
-      if (Error E = linkInto(L, withBlockLayout(Final.Flags, Files.Profile),
-                             Final, Files.Relinked, Files.Dir + "/relink.log",
+          << " again with its block layout"
+          << (Result.Policy == "alternative" ? " and the other compile policy"
+                                             : "")
+          << '\n';
+      if (Error E = linkInto(L, withBlockLayout(*Flags, Profile), Final,
+                             Files.Relinked, Files.Dir + "/relink.log",
                              "the relink with the block profile"))
         return E;
       return replaceFileAtomically(Files.Relinked, L.Target,
@@ -392,6 +481,8 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     };
     if (Error E = Attempt()) {
       Result.Outcome = toString(std::move(E));
+      // The program keeps its function-level link, the default's.
+      Result.Policy.clear();
       Err << "kiln: warning: optimize: block layout skipped for "
           << WS.display(L.Target) << ": " << Result.Outcome << '\n';
       B.BlockLayouts.push_back(std::move(Result));

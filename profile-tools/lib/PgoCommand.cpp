@@ -117,6 +117,7 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
     if (IsOptimize && A == "--cs-compile") {
       O.Switches.push_back(A.str());
       O.Transforms.ContextSensitiveCompile = true;
+      O.Transforms.PolicyChosen = true;
       continue;
     }
     std::string BlockLayout;
@@ -146,7 +147,9 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
                          : ICP == "stock" ? PgoIndirectCallPromotion::Stock
                                           : PgoIndirectCallPromotion::Off;
       // The default is not a switch.
-      recordValueSwitch(O.Switches, "--icp", ICP, /*Keep=*/ICP != "guarded");
+      // Given, even as the default: the policy is the user's, not measured.
+      recordValueSwitch(O.Switches, "--icp", ICP);
+      O.Transforms.PolicyChosen = true;
       continue;
     }
     std::string Budget;

@@ -15,6 +15,7 @@
 
 #include "kiln/Tools/PgoFlags.h"
 
+#include <cstdio>
 #include <cstring>
 
 using namespace kiln;
@@ -67,7 +68,30 @@ kiln::compilePolicyOptions(const PgoTransforms &Transforms) {
   return {};
 }
 
+bool kiln::prefersAlternativePolicy(uint64_t Default, uint64_t Alternative) {
+  return static_cast<double>(Alternative) <
+         static_cast<double>(Default) * (1 - PgoPolicyMinSaving);
+}
+
+PgoTransforms kiln::alternativePolicy(const PgoTransforms &Transforms) {
+  PgoTransforms T = Transforms;
+  T.ContextSensitiveCompile = true;
+  T.ICP = PgoIndirectCallPromotion::Stock;
+  T.PolicyChosen = true;
+  return T;
+}
+
 std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
+  if (Transforms.measuresPolicy()) {
+    PgoTransforms Default = Transforms;
+    Default.PolicyChosen = true;
+    char Saving[16];
+    std::snprintf(Saving, sizeof(Saving), "%.1f%%", PgoPolicyMinSaving * 100);
+    return "measured per program by the training's replays under callgrind: " +
+           describeCompilePolicy(alternativePolicy(Transforms)) +
+           " where it executes " + Saving + " fewer instructions, else " +
+           describeCompilePolicy(Default);
+  }
   std::string S = "IR PGO";
   if (Transforms.usesContextSensitiveCompile())
     S += " with the context-sensitive relink's profiles in the backends "

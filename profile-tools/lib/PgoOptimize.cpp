@@ -267,7 +267,8 @@ static Error contextSensitiveRelink(
     const PgoToolPaths &Tools, const PgoProfiles &Training,
     const PgoTransforms &Transforms, ArrayRef<RecordedLink> Links,
     ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final, PgoBuild &B,
-    PgoPhaseFlags &FinalFlags, raw_ostream &Out, raw_ostream &Err) {
+    PgoPhaseFlags &FinalFlags, std::optional<PgoPhaseFlags> &Alternative,
+    raw_ostream &Out, raw_ostream &Err) {
   std::string LinkRecordDir = WS.path(PgoLinkRecordDir);
   if (Links.empty()) {
     B.ContextSensitive = "no profiled program was linked";
@@ -278,9 +279,25 @@ static Error contextSensitiveRelink(
   if (Error E =
           replayForContextSensitiveProfiles(WS, Env, M, CS, B.Replays, Out))
     Failure = toString(std::move(E));
-  if (Failure.empty() && Transforms.usesContextSensitiveCompile())
-    if (Error E = addContextSensitiveRecords(WS, Transforms, CS))
-      Failure = toString(std::move(E));
+  // The context-sensitive records for the backends: the program's own
+  // with --cs-compile; otherwise the alternative policy's, which block
+  // layout measures against the default.
+  bool CSCompile = Transforms.usesContextSensitiveCompile();
+  if (Failure.empty() && (CSCompile || Transforms.measuresPolicy())) {
+    PgoProfiles WithRecords = CS;
+    if (Error E = addContextSensitiveRecords(WS, Transforms, WithRecords)) {
+      if (CSCompile)
+        Failure = toString(std::move(E));
+      else
+        Err << "kiln: warning: optimize: no other compile policy to measure: "
+            << toString(std::move(E)) << '\n';
+    } else if (CSCompile) {
+      CS = WithRecords;
+    } else {
+      Alternative = computeOptimizeFlags(Tools, WithRecords,
+                                         alternativePolicy(Transforms));
+    }
+  }
   const PgoProfiles &Use = Failure.empty() ? CS : Training;
   if (!Failure.empty())
     Err << "kiln: warning: optimize: context-sensitive profiles: " << Failure
@@ -447,6 +464,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   }
   PgoWrapperConfig Final;
   Final.Flags = Flags;
+  // The flags of the compile policy block layout measures beside Final's.
+  std::optional<PgoPhaseFlags> Alternative;
   Final.ProfiledSources = Sources;
   std::vector<RecordedLink> Links;
   if (CS || BlockLayout)
@@ -457,9 +476,9 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     // whose bytes are a linked program's is such a copy, and gets the final
     // link's bytes too.
     std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
-    if (Error E = contextSensitiveRelink(WS, Env, *M, Tools, Profiles,
-                                         Opts.Transforms, Links, Copies, Final,
-                                         *B, Final.Flags, Out, Err))
+    if (Error E = contextSensitiveRelink(
+            WS, Env, *M, Tools, Profiles, Opts.Transforms, Links, Copies, Final,
+            *B, Final.Flags, Alternative, Out, Err))
       return E;
     M->Optimize = *B;
   }
@@ -467,7 +486,7 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     // After the final links, whose bytes the copies now have.
     std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
     if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms, Links, Copies,
-                                    Final, *B, Out, Err))
+                                    Final, Alternative, *B, Out, Err))
       return E;
     M->Optimize = *B;
   }

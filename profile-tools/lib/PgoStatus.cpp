@@ -128,6 +128,12 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
             << WS.display(L.Profile) << '\n';
       else
         Out << "not used (" << L.Outcome << ")\n";
+      if (!L.Policy.empty() && L.AlternativeInstructions)
+        Out << "    compile policy: "
+            << (L.Policy == "alternative" ? "the other" : "the default")
+            << " (the replays executed " << L.DefaultInstructions
+            << " instructions with the default, " << L.AlternativeInstructions
+            << " with the other)\n";
     }
     for (const std::string &F : B->Flags)
       Out << "  " << F << '\n';

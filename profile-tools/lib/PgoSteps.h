@@ -36,6 +36,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -247,14 +248,20 @@ void restampProgram(PgoBuild &B, llvm::StringRef Program);
 /// longer than \p Opts' callgrind budget), the block profile, and the
 /// relink with it over the program (and its \p Copies). A program whose
 /// block layout fails keeps its function-level layout, with a warning on
-/// \p Err; what each got is in \p B.BlockLayouts. \returns an error only
-/// for what fails the optimize phase (the workspace cannot be written).
+/// \p Err; what each got is in \p B.BlockLayouts. With \p Alternative (the
+/// flags of alternativePolicy(), when \p Opts measuresPolicy()), each
+/// program is profiled with both policies' flags, and relinked with the
+/// policy whose replays executed fewer instructions (the alternative's by
+/// at least PgoPolicyMinSaving). \returns an error only for what fails the
+/// optimize phase (the workspace cannot be written).
 llvm::Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                               const PgoManifest &M, const PgoTransforms &Opts,
                               llvm::ArrayRef<RecordedLink> Links,
                               llvm::ArrayRef<ProgramCopy> Copies,
-                              const PgoWrapperConfig &Final, PgoBuild &B,
-                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+                              const PgoWrapperConfig &Final,
+                              const std::optional<PgoPhaseFlags> &Alternative,
+                              PgoBuild &B, llvm::raw_ostream &Out,
+                              llvm::raw_ostream &Err);
 
 /// The phases.
 llvm::Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,

@@ -57,10 +57,15 @@ static json::Value toJSON(const PgoFileStamp &S) {
 }
 
 static json::Value toJSON(const PgoBlockLayout &L) {
-  return json::Object{{"program", L.Program},
-                      {"outcome", L.Outcome},
-                      {"profile", L.Profile},
-                      {"replays", static_cast<int64_t>(L.Replays)}};
+  return json::Object{
+      {"program", L.Program},
+      {"outcome", L.Outcome},
+      {"profile", L.Profile},
+      {"replays", static_cast<int64_t>(L.Replays)},
+      {"policy", L.Policy},
+      {"default_instructions", static_cast<int64_t>(L.DefaultInstructions)},
+      {"alternative_instructions",
+       static_cast<int64_t>(L.AlternativeInstructions)}};
 }
 
 static json::Value toJSON(const PgoBuild &B) {
@@ -118,7 +123,10 @@ static bool fromJSON(const json::Value &V, PgoBlockLayout &L, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("program", L.Program) && O.map("outcome", L.Outcome) &&
          O.mapOptional("profile", L.Profile) &&
-         O.mapOptional("replays", L.Replays);
+         O.mapOptional("replays", L.Replays) &&
+         O.mapOptional("policy", L.Policy) &&
+         O.mapOptional("default_instructions", L.DefaultInstructions) &&
+         O.mapOptional("alternative_instructions", L.AlternativeInstructions);
 }
 
 static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {

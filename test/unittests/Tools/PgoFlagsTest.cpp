@@ -179,6 +179,7 @@ TEST(PgoFlags, CompilePolicy) {
               ElementsAre("-icp-total-percent-threshold=90"));
   EXPECT_TRUE(T.PartialTraining);
   EXPECT_FALSE(T.usesContextSensitiveCompile());
+  T.PolicyChosen = true;
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO; the functions no training ran compiled as without a "
             "profile; indirect-call promotion guarded: a target only where "
@@ -193,6 +194,7 @@ TEST(PgoFlags, CompilePolicy) {
   // --icp=stock: LLVM's thresholds, no option anywhere.
   T = PgoTransforms();
   T.ICP = PgoIndirectCallPromotion::Stock;
+  T.PolicyChosen = true;
   EXPECT_THAT(compilePolicyOptions(T), IsEmpty());
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Not(Contains("-mllvm")));
@@ -212,6 +214,40 @@ TEST(PgoFlags, CompilePolicy) {
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Contains("-disable-icp"));
   EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-disable-icp"));
+}
+
+TEST(PgoFlags, PolicyMeasuredByBlockLayout) {
+  // By default block layout measures stock CSPGO's policy beside the
+  // default, on callgrind's replays; a policy the user gave is not
+  // measured, nor is one without the relink or callgrind.
+  PgoTransforms T;
+  EXPECT_TRUE(T.measuresPolicy());
+  PgoTransforms Other = alternativePolicy(T);
+  EXPECT_TRUE(Other.usesContextSensitiveCompile());
+  EXPECT_EQ(Other.ICP, PgoIndirectCallPromotion::Stock);
+  EXPECT_FALSE(Other.measuresPolicy());
+  T.PolicyChosen = true;
+  EXPECT_FALSE(T.measuresPolicy());
+  T = PgoTransforms();
+  T.BlockLayout = PgoBlockLayoutSource::Bolt;
+  EXPECT_FALSE(T.measuresPolicy());
+  T = PgoTransforms();
+  T.ContextSensitive = false;
+  EXPECT_FALSE(T.measuresPolicy());
+  // The other policy must save 0.2% of the default's instructions.
+  EXPECT_TRUE(prefersAlternativePolicy(1000000, 997999));
+  EXPECT_FALSE(prefersAlternativePolicy(1000000, 998000));
+  EXPECT_FALSE(prefersAlternativePolicy(1000000, 1200000));
+  EXPECT_FALSE(prefersAlternativePolicy(0, 0));
+  // Its flags: the context-sensitive profile in the links, no promotion
+  // threshold.
+  PgoProfiles P = profiles();
+  P.Compile = "/ws/profiles/compile-cs-x64.profdata";
+  PgoPhaseFlags F = computeOptimizeFlags(tools(), P, Other);
+  EXPECT_THAT(F.TargetLink,
+              Contains("-fprofile-use=/ws/profiles/compile-cs-x64.profdata"));
+  EXPECT_THAT(F.TargetLink,
+              Not(Contains("-Wl,-mllvm,-icp-total-percent-threshold=90")));
 }
 
 TEST(PgoFlags, BlockLayoutLinks) {

@@ -108,6 +108,9 @@ struct PgoTransforms {
   unsigned CallgrindBudgetSeconds = PgoDefaultCallgrindBudget;
   /// The compile policy for indirect calls (`--icp=guarded|stock|off`).
   PgoIndirectCallPromotion ICP = PgoIndirectCallPromotion::Guarded;
+  /// `--icp=` or `--cs-compile` was given: the compile policy is the
+  /// user's, not measured.
+  bool PolicyChosen = false;
   /// The compile profile leaves out the functions no training run executed,
   /// so that they are compiled as without a profile rather than as code that
   /// never runs (GCC's -fprofile-partial-training; off:
@@ -122,6 +125,14 @@ struct PgoTransforms {
   /// policy").
   bool ContextSensitiveCompile = false;
 
+  /// \returns true if block layout measures, program by program, the
+  /// default compile policy against alternativePolicy(): the replays of the
+  /// training under callgrind count both programs' instructions, and the
+  /// one that executes fewer is relinked with its block layout.
+  bool measuresPolicy() const {
+    return !PolicyChosen && usesContextSensitiveRelink() &&
+           BlockLayout == PgoBlockLayoutSource::Callgrind && usesBlockLayout();
+  }
   /// \returns true if the final links' backends get the context-sensitive
   /// profiles (when the relink's replays succeed).
   bool usesContextSensitiveCompile() const {
@@ -171,6 +182,25 @@ struct PgoProfiles {
   std::string Startup; ///< The startup scenario (with temporal traces).
   std::string Steady;  ///< Every other scenario, merged.
 };
+
+/// The compile policy block layout measures beside \p Transforms' own:
+/// stock CSPGO's (the context-sensitive profiles in the backends, LLVM's
+/// promotion thresholds). With the context-sensitive profile the promoted
+/// targets that get inlined are annotated as they run after inlining, and
+/// on Lua's interpreter it executed 3.6% fewer instructions than the
+/// default on the training and 0.3% fewer on held-out work; on zstd 2.2%
+/// more on the training (docs/benchmarks.md, "Compile policy").
+PgoTransforms alternativePolicy(const PgoTransforms &Transforms);
+
+/// The share of the default's instructions the alternative policy must
+/// save on the replays to be chosen: smaller differences are what the block
+/// layout alone moves (docs/benchmarks.md).
+inline constexpr double PgoPolicyMinSaving = 0.002;
+
+/// \returns true if the alternative policy's replays, which executed
+/// \p Alternative instructions, saved at least PgoPolicyMinSaving of the
+/// default's \p Default.
+bool prefersAlternativePolicy(uint64_t Default, uint64_t Alternative);
 
 /// The LLVM options (without `-mllvm`) of the compile policy of
 /// \p Transforms: every compile and every ThinLTO backend of the optimize

@@ -63,6 +63,15 @@ struct PgoBlockLayout {
   std::string Outcome;
   std::string Profile;  ///< The block profile (`.kbp`), when one was written.
   unsigned Replays = 0; ///< Training runs replayed on the profiled binary.
+  /// The compile policy the program was relinked with: "default", or
+  /// "alternative" (PgoTransforms::alternativePolicy) where the replays
+  /// measured it better; "" where no policy was measured.
+  std::string Policy;
+  /// The instructions of the replays (callgrind's Ir, every replay of the
+  /// program) with the default policy and with the alternative; 0 when not
+  /// measured.
+  uint64_t DefaultInstructions = 0;
+  uint64_t AlternativeInstructions = 0;
 };
 
 /// One `kiln pgo instrument` or `kiln pgo optimize` build.
