@@ -698,24 +698,47 @@ def profile_use(profile: Path) -> str:
     return "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % profile
 
 
+def instrumented_training(prog: Program, work: Path, args, tools: dict, name: str,
+                          generate: str, what: str) -> tuple[Path, Path, list[str], dict]:
+    """In a copy of \p prog's tree (work/name): the build with the
+    instrumentation flags \p generate ({raw}: the raw profiles' directory)
+    at compile and link, then every training run. \returns the tree, its
+    logs, the raw profiles and the build's times."""
+    app = work / name
+    shutil.copytree(prog.src, app, symlinks=True)
+    prog.stage_inputs(app)
+    logs = work / "logs" / name
+    raw = app / "raw"
+    times = {}
+    gen = generate.format(raw=raw)
+    log("%s: %s (%s)" % (name, what, gen))
+    _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
+        prog.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
+        logs / "instrument.log")
+    return app, logs, training_runs(prog, app, raw, logs), times
+
+
+def build_with_profile(build: Program, app: Path, profile: Path, args, tools: dict,
+                       logs: Path, times: dict, what: str) -> Path:
+    """\p build's tree, fresh in \p app, built with \p profile (profile_use)
+    and ld.lld; its times go into \p times. \returns the program."""
+    shutil.rmtree(app)
+    shutil.copytree(build.src, app, symlinks=True)
+    log("%s: %s build" % (app.name, what))
+    _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
+        build.build.command(args.jobs, tools, profile_use(profile),
+                            "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
+    return app / build.built
+
+
 def stock(train: Program, build: Program, work: Path, args, tools: dict,
           name: str = "stock", flavour: str = "ir") -> dict:
     """Stock PGO + ThinLTO: the instrumented build (\p flavour: IR or
     front-end instrumentation, PROFILE_GENERATE) and training of `train`,
     then `build` (the same program, or its next revision) with that
     profile."""
-    app = work / name
-    shutil.copytree(train.src, app, symlinks=True)
-    train.stage_inputs(app)
-    logs = work / "logs" / name
-    raw = app / "raw"
-    times = {}
-    gen = PROFILE_GENERATE[flavour].format(raw=raw)
-    log("%s: instrumented build (%s)" % (name, gen))
-    _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
-        train.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
-        logs / "instrument.log")
-    raws = training_runs(train, app, raw, logs)
+    app, logs, raws, times = instrumented_training(
+        train, work, args, tools, name, PROFILE_GENERATE[flavour], "instrumented build")
     merged = work / (name + ".profdata")
     run([tools["profdata"], "merge", "-o", str(merged)] + raws, app, logs / "merge.log")
     startup = None
@@ -726,13 +749,8 @@ def stock(train: Program, build: Program, work: Path, args, tools: dict,
         run([tools["profdata"], "merge", "-o", str(startup)]
             + [r for r in raws if Path(r).name.startswith("startup-")], app,
             logs / "merge-startup.log")
-    shutil.rmtree(app)
-    shutil.copytree(build.src, app, symlinks=True)
-    log("%s: PGO + ThinLTO build" % name)
-    _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
-        build.build.command(args.jobs, tools, profile_use(merged),
-                            "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
-    return {"exe": app / build.built, "times": times, "profile": merged,
+    exe = build_with_profile(build, app, merged, args, tools, logs, times, "PGO + ThinLTO")
+    return {"exe": exe, "times": times, "profile": merged,
             "startup_profile": startup, "tree": app}
 
 
@@ -753,18 +771,9 @@ def cs_stock(prog: Program, ir: dict, work: Path, args, tools: dict,
     backends instrument each function as it is after inlining), the same
     training runs, P and their profiles merged into P2, then the program
     built with P2."""
-    app = work / name
-    shutil.copytree(prog.src, app, symlinks=True)
-    prog.stage_inputs(app)
-    logs = work / "logs" / name
-    raw = app / "raw"
-    times = {}
-    gen = "%s -fcs-profile-generate=%s" % (profile_use(ir["profile"]), raw)
-    log("%s: context-sensitive instrumented build" % name)
-    _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
-        prog.build.command(args.jobs, tools, gen, "-fuse-ld=%s" % tools["ldlld"]), app,
-        logs / "instrument.log")
-    raws = training_runs(prog, app, raw, logs)
+    generate = "%s -fcs-profile-generate={raw}" % profile_use(ir["profile"])
+    app, logs, raws, times = instrumented_training(
+        prog, work, args, tools, name, generate, "context-sensitive instrumented build")
     if not raws:
         raise Step("%s: the context-sensitive training runs wrote no profile" % name)
     merged = work / (name + ".profdata")
@@ -775,13 +784,9 @@ def cs_stock(prog: Program, ir: dict, work: Path, args, tools: dict,
     if cs_profile_functions(show.stdout.decode(errors="replace")) == 0:
         raise Step("%s: %s has no context-sensitive record (see %s)"
                    % (name, merged, logs / "show-cs.log"))
-    shutil.rmtree(app)
-    shutil.copytree(prog.src, app, symlinks=True)
-    log("%s: PGO + CSPGO + ThinLTO build" % name)
-    _, times["optimize_wall_s"], times["optimize_cpu_s"] = run(
-        prog.build.command(args.jobs, tools, profile_use(merged),
-                           "-fuse-ld=%s" % tools["ldlld"]), app, logs / "optimize.log")
-    return {"exe": app / prog.built, "times": times, "profile": merged,
+    exe = build_with_profile(prog, app, merged, args, tools, logs, times,
+                             "PGO + CSPGO + ThinLTO")
+    return {"exe": exe, "times": times, "profile": merged,
             "startup_profile": None, "tree": app}
 
 

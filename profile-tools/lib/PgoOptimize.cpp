@@ -11,6 +11,7 @@
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/PgoFlags.h"
 #include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/ProfileMerge.h"
 #include "kiln/Tools/ReportCommand.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -235,24 +236,23 @@ static Error replayForContextSensitiveProfiles(
 static Error addContextSensitiveRecords(const Workspace &WS,
                                         const PgoTransforms &Transforms,
                                         PgoProfiles &CS) {
-  std::vector<std::string> Records;
+  // One merge: the compile profile as it is, each context-sensitive
+  // profile with the compile profile's weight.
+  unsigned Weight = Transforms.Split ? PgoSplitProfileWeight : 1;
+  std::vector<WeightedProfileInput> Inputs{{CS.Compile, nullptr, 1}};
   for (const std::string &P : {CS.Startup, CS.Steady})
     if (!P.empty())
-      Records.push_back(P);
-  if (Records.empty())
+      Inputs.push_back({P, nullptr, Weight});
+  if (Inputs.size() == 1)
     return fallbackError("the replays wrote no context-sensitive profile");
-  unsigned Weight = Transforms.Split ? PgoSplitProfileWeight : 1;
-  std::string Suffix = Weight > 1 ? "-x64.profdata" : ".profdata";
-  std::string Weighted = WS.path("profiles/cs-records" + Suffix);
-  if (Error E = mergeProfiles(Records, Weight, Weighted,
-                              "optimize: weigh the CS profiles"))
-    return fallbackError(toString(std::move(E)));
-  std::string Compile = WS.path("profiles/compile-cs" + Suffix);
-  if (Error E = mergeProfiles({CS.Compile, Weighted}, 1, Compile,
-                              "optimize: merge the CS profiles into the "
-                              "compile profile",
-                              /*Sparse=*/Transforms.PartialTraining))
-    return fallbackError(toString(std::move(E)));
+  std::string Compile = WS.path(Weight > 1 ? "profiles/compile-cs-x64.profdata"
+                                           : "profiles/compile-cs.profdata");
+  if (Expected<MergedProfile> M = mergeInstrProfilesToFile(
+          Inputs, Compile, /*Sparse=*/Transforms.PartialTraining);
+      !M)
+    return fallbackError("optimize: merge the CS profiles into the compile "
+                         "profile: " +
+                         toString(M.takeError()));
   CS.Compile = Compile;
   return Error::success();
 }
