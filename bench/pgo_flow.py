@@ -105,6 +105,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lib import pages, programs  # noqa: E402
@@ -699,12 +700,14 @@ def profile_use(profile: Path) -> str:
 
 
 def instrumented_training(prog: Program, work: Path, args, tools: dict, name: str,
-                          generate: str, what: str) -> tuple[Path, Path, list[str], dict]:
-    """In a copy of \p prog's tree (work/name): the build with the
-    instrumentation flags \p generate ({raw}: the raw profiles' directory)
-    at compile and link, then every training run. \returns the tree, its
-    logs, the raw profiles and the build's times."""
-    app = work / name
+                          generate: str, what: str,
+                          tree: Optional[Path] = None) -> tuple[Path, Path, list[str], dict]:
+    """In a copy of \p prog's tree (\p tree, or work/name): the build with
+    the instrumentation flags \p generate ({raw}: the raw profiles'
+    directory) at compile and link, then every training run. \returns the
+    tree, its logs (work/logs/name), the raw profiles and the build's
+    times."""
+    app = tree or work / name
     shutil.copytree(prog.src, app, symlinks=True)
     prog.stage_inputs(app)
     logs = work / "logs" / name
@@ -770,24 +773,43 @@ def cs_stock(prog: Program, ir: dict, work: Path, args, tools: dict,
     mark the program's profile as context-sensitive, the link's ThinLTO
     backends instrument each function as it is after inlining), the same
     training runs, P and their profiles merged into P2, then the program
-    built with P2."""
-    generate = "%s -fcs-profile-generate={raw}" % profile_use(ir["profile"])
-    app, logs, raws, times = instrumented_training(
-        prog, work, args, tools, name, generate, "context-sensitive instrumented build")
-    if not raws:
-        raise Step("%s: the context-sensitive training runs wrote no profile" % name)
-    merged = work / (name + ".profdata")
-    run([tools["profdata"], "merge", "-o", str(merged), str(ir["profile"])] + raws, app,
-        logs / "merge.log")
-    show, _, _ = run([tools["profdata"], "show", "--showcs", str(merged)], app,
-                     logs / "show-cs.log")
-    if cs_profile_functions(show.stdout.decode(errors="replace")) == 0:
-        raise Step("%s: %s has no context-sensitive record (see %s)"
-                   % (name, merged, logs / "show-cs.log"))
-    exe = build_with_profile(prog, app, merged, args, tools, logs, times,
-                             "PGO + CSPGO + ThinLTO")
-    return {"exe": exe, "times": times, "profile": merged,
-            "startup_profile": None, "tree": app}
+    built with P2.
+
+    Both builds run where \p ir's tree was built and trained, as a user's
+    CSPGO builds run in the tree of the IR training: P names a file-local
+    function by its source's path as the compile was given it (absolute in
+    a CMake build), and in another tree every such function would be
+    compiled without its counts. \p ir's tree is parked meanwhile; this
+    row's tree ends in work/name."""
+    ir_tree = Path(ir["tree"])
+    parked = ir_tree.with_name(ir_tree.name + "-parked")
+    ir_tree.rename(parked)
+    try:
+        generate = "%s -fcs-profile-generate={raw}" % profile_use(ir["profile"])
+        app, logs, raws, times = instrumented_training(
+            prog, work, args, tools, name, generate, "context-sensitive instrumented build",
+            tree=ir_tree)
+        if not raws:
+            raise Step("%s: the context-sensitive training runs wrote no profile" % name)
+        merged = work / (name + ".profdata")
+        run([tools["profdata"], "merge", "-o", str(merged), str(ir["profile"])] + raws, app,
+            logs / "merge.log")
+        show, _, _ = run([tools["profdata"], "show", "--showcs", str(merged)], app,
+                         logs / "show-cs.log")
+        if cs_profile_functions(show.stdout.decode(errors="replace")) == 0:
+            raise Step("%s: %s has no context-sensitive record (see %s)"
+                       % (name, merged, logs / "show-cs.log"))
+        build_with_profile(prog, app, merged, args, tools, logs, times,
+                           "PGO + CSPGO + ThinLTO")
+    finally:
+        # This row's tree, built or failed (kept for its logs), moves aside.
+        final = work / name
+        shutil.rmtree(final, ignore_errors=True)
+        if ir_tree.exists():
+            ir_tree.rename(final)
+        parked.rename(ir_tree)
+    return {"exe": final / prog.built, "times": times, "profile": merged,
+            "startup_profile": None, "tree": final}
 
 
 def relink_stock(prog: Program, built: dict, work: Path, args, tools: dict, name: str,

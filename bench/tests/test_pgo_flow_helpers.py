@@ -289,12 +289,27 @@ class StockPipelinesTest(unittest.TestCase):
         self.assertEqual((built["profile"], built["startup_profile"]), (merged, None))
         self.assertEqual(built["exe"], self.work / "stock-fe" / "x")
 
+    def ir_tree(self) -> dict:
+        """stock()'s result: its tree, with the IR PGO program."""
+        tree = self.work / "stock"
+        tree.mkdir()
+        (tree / "x").write_bytes(b"IR PGO program")
+        return {"profile": self.work / "stock.profdata", "tree": tree}
+
     def test_cspgo_adds_context_sensitive_profiles_to_the_ir_profile(self):
-        ir = {"profile": self.work / "stock.profdata"}
+        ir = self.ir_tree()
         fake = FakeRuns()
         built = self.build(fake, pgo_flow.cs_stock, self.prog, ir, self.work, self.args,
                            self.TOOLS)
-        raw = self.work / "stock-cs" / "raw"
+        # Both builds ran in the IR training's tree, where the profile's
+        # file-local names point; the IR tree is back, the CSPGO tree moved.
+        raw = self.work / "stock" / "raw"
+        self.assertEqual({cwd for c, cwd, _ in fake.calls if c[0] == "make"},
+                         {self.work / "stock"})
+        self.assertEqual((self.work / "stock" / "x").read_bytes(), b"IR PGO program")
+        self.assertEqual(built["tree"], self.work / "stock-cs")
+        self.assertEqual(built["exe"], self.work / "stock-cs" / "x")
+        self.assertFalse((self.work / "stock-parked").exists())
         make = fake.commands("make")
         self.assertEqual(make[0][4:], [
             "EXTRA=-flto=thin -fprofile-use=%s -Wno-backend-plugin -fcs-profile-generate=%s"
@@ -312,9 +327,10 @@ class StockPipelinesTest(unittest.TestCase):
     def test_cspgo_without_context_sensitive_records_fails(self):
         fake = FakeRuns(show="Instrumentation level: IR\nTotal functions: 0\n")
         with self.assertRaisesRegex(pgo_flow.Step, "no context-sensitive record"):
-            self.build(fake, pgo_flow.cs_stock, self.prog,
-                       {"profile": self.work / "stock.profdata"}, self.work, self.args,
-                       self.TOOLS)
+            self.build(fake, pgo_flow.cs_stock, self.prog, self.ir_tree(), self.work,
+                       self.args, self.TOOLS)
+        # The IR tree is back where it was.
+        self.assertEqual((self.work / "stock" / "x").read_bytes(), b"IR PGO program")
         self.assertEqual(pgo_flow.cs_profile_functions("Functions shown: 2\nTotal functions: 5\n"), 5)
 
     def test_bolt_on_fe_pgo_relinks_with_the_fe_profile(self):
