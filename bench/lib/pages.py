@@ -103,6 +103,10 @@ class CallgrindData:
     fn_at: dict[str, dict[int, str]] = field(default_factory=dict)
     # (object name, function name) -> set of call target addresses
     call_targets: dict[tuple[str, str], set[int]] = field(default_factory=dict)
+    # With parse_callgrind(all_events=True): object name -> {instruction
+    # address -> self cost of every event, in the order of ``events``}
+    # (a profile with --cache-sim=yes: I1mr beside Ir).
+    costs: dict[str, dict[int, list[int]]] = field(default_factory=dict)
 
     def total(self, event: str = "Ir") -> Optional[int]:
         """Total cost of ``event`` (from ``totals:`` or else ``summary:``)."""
@@ -138,8 +142,10 @@ def _parse_subpositions(toks: list[str], last: list[int]) -> list[int]:
     return out
 
 
-def parse_callgrind(lines: Iterable[str]) -> CallgrindData:
-    """Parse a callgrind profile (all parts are accumulated)."""
+def parse_callgrind(lines: Iterable[str], all_events: bool = False) -> CallgrindData:
+    """Parse a callgrind profile (all parts are accumulated). With
+    ``all_events``, also keep every event's self cost per instruction
+    (``CallgrindData.costs``)."""
     data = CallgrindData()
     names: dict[str, dict[int, str]] = {"ob": {}, "fl": {}, "fn": {}}
     cur = {"ob": "", "fn": ""}
@@ -181,6 +187,10 @@ def parse_callgrind(lines: Iterable[str]) -> CallgrindData:
                 per_obj = data.self_cost.setdefault(ob, {})
                 per_obj[addr] = per_obj.get(addr, 0) + (costs[0] if costs else 0)
                 data.fn_at.setdefault(ob, {}).setdefault(addr, cur["fn"])
+                if all_events:
+                    acc = data.costs.setdefault(ob, {}).setdefault(addr, [0] * len(data.events))
+                    for i, c in enumerate(costs[:len(acc)]):
+                        acc[i] += c
             expect = "self"
             continue
         m = _SPEC_RE.match(line)
@@ -231,9 +241,9 @@ def parse_callgrind(lines: Iterable[str]) -> CallgrindData:
     return data
 
 
-def read_callgrind(path: str) -> CallgrindData:
+def read_callgrind(path: str, all_events: bool = False) -> CallgrindData:
     with open(path, encoding="utf-8", errors="replace") as f:
-        return parse_callgrind(f)
+        return parse_callgrind(f, all_events)
 
 
 # --------------------------------------------------------------------------
