@@ -149,6 +149,11 @@ class SymbolIndex:
         return None
 
 
+def _strip_rec(fn: str) -> str:
+    """A callgrind function name without its recursion level (`f'2`)."""
+    return re.sub(r"'\d+$", "", fn)
+
+
 def split_name(name: str) -> tuple[str, str]:
     """(the function's name without build suffixes or part suffix, the part:
     "" for a function's body, else its suffix such as ".cold")."""
@@ -189,6 +194,9 @@ def object_class(ob: str) -> str:
     if base.startswith("vgpreload"):
         return "valgrind"
     return base
+
+
+_LIBRARIES = {"unknown", "libstdc++", "libc", "ld.so", "libm", "libgcc_s", "valgrind"}
 
 
 # --------------------------------------------------------------------------
@@ -327,6 +335,7 @@ class RunStats:
     funcs: Tally = field(default_factory=Tally)          # (object, function)
     kinds: Tally = field(default_factory=Tally)          # kind of code
     sections: Tally = field(default_factory=Tally)       # own code's output section
+    parts: Tally = field(default_factory=Tally)          # own code: (function, part)
     # Own code's footprint: lines (link address // 64) per function and
     # executed bytes per function, and the whole run's footprint.
     func_lines: dict = field(default_factory=dict)
@@ -376,14 +385,32 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
     base = os.path.basename(binary.path)
     cands = [ob for ob in obj_names if ob and (os.path.realpath(ob) == real
                                                or os.path.basename(ob) == base)]
-    if len(cands) >= 1:
-        own_ob = sorted(cands)[0]
-    else:
+    if not cands:
+        # The binary copied elsewhere after the run: the one object that is
+        # none of the known libraries.
+        cands = [ob for ob in obj_names if object_class(ob) not in _LIBRARIES]
+    if len(cands) != 1:
         raise InputError("object %s not found in the profile (objects: %s)"
                          % (binary.path, ", ".join(sorted(obj_names))))
+    own_ob = cands[0]
     funcs = [pages.Function(s.start, s.size, s.name) for s in binary.syms]
     data = pages.CallgrindData(fn_at=prof.fn_at, call_targets=prof.call_targets)
     bias, _ = pages.determine_bias(data, own_ob, funcs)
+    # Code valgrind puts in no object (BOLT's rewritten binaries: the
+    # segment of the original `.text`) carries run-time addresses: its own
+    # bias, the most common distance from a function's lowest executed
+    # address to its symbol.
+    unknown_bias = bias
+    if "???" in prof.costs:
+        lowest: dict[str, int] = {}
+        for addr, fn in prof.fn_at.get("???", {}).items():
+            fn = _strip_rec(fn)
+            if fn in binary.names and (fn not in lowest or addr < lowest[fn]):
+                lowest[fn] = addr
+        starts = {s.name: s.start for s in binary.syms}
+        diffs = collections.Counter(a - starts[fn] for fn, a in lowest.items())
+        if diffs:
+            unknown_bias = min(diffs, key=lambda d: (-diffs[d], d))
     own_cost: dict[int, int] = {}
     all_cost: dict[int, int] = {}
     lines_of: dict[str, set[int]] = collections.defaultdict(set)
@@ -392,14 +419,14 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
         for addr, c in prof.costs[ob].items():
             ir, miss = c[iir], c[imiss] if imiss < len(c) else 0
             all_cost[addr] = all_cost.get(addr, 0) + ir
-            fn = fn_at.get(addr, "")
+            fn = _strip_rec(fn_at.get(addr, ""))
             own = ob == own_ob or (ob == "???" and fn in binary.names)
             if not own:
                 base, _ = split_name(fn)
                 cls = object_class(ob)
                 add(st, cls, base or "?", "library: " + cls, "", ir, miss)
                 continue
-            link = addr - bias
+            link = addr - (bias if ob == own_ob else unknown_bias)
             sym = binary.index.lookup(link)
             if sym is None:
                 sec = next((s.name for s in binary.sections
@@ -409,6 +436,9 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
             name, part = split_name(sym.name)
             add(st, OWN, name, own_kind(name, part, weak_names, demangled), sym.section,
                 ir, miss)
+            if part:
+                st.parts.ir[(name, part)] += ir
+                st.parts.miss[(name, part)] += miss
             own_cost[link] = own_cost.get(link, 0) + ir
             if ir:
                 size = binary.insn_size(link) if binary.insn_starts else 1
@@ -562,6 +592,22 @@ def report(rows: dict[str, list[RunStats]], one_set: dict[str, list[RunStats]],
                       for k in secs])
         out.append("")
 
+    parts = sorted({k for n in names for s in rows[n] for k in s.parts.ir if s.parts.ir[k]})
+    if parts:
+        def psum(n, k, what):
+            return sum(getattr(s.parts, what)[k] for s in rows[n])
+        parts.sort(key=lambda k: (-max(psum(n, k, "ir") for n in names), k))
+        out.append("Split parts that ran (own code: `.cold`, `.cold.N`, `.__part.N`), "
+                   "by the most Ir in any row (top %d of %d)" % (min(top, len(parts)),
+                                                                len(parts)))
+        out.append("")
+        out += table(["function", "part"] + ["%s Ir" % n for n in names]
+                     + ["%s misses" % n for n in names],
+                     [[short(demangled.get(f, f), width), p]
+                      + [psum(n, (f, p), "ir") for n in names]
+                      + [psum(n, (f, p), "miss") for n in names] for f, p in parts[:top]])
+        out.append("")
+
     def fsum(src, n, key, what):
         return sum(getattr(s.funcs, what)[key] for s in src[n])
 
@@ -675,7 +721,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         for ps in list(profiles.values()) + list(one_profiles.values()):
             for p in ps:
                 for fns in p.fn_at.values():
-                    all_names.update(split_name(f)[0] for f in fns.values())
+                    all_names.update(split_name(_strip_rec(f))[0] for f in fns.values())
                 if p.by_name:
                     all_names.update(split_name(f)[0] for f in p.by_name)
         demangled = demangle(all_names, args.cxxfilt)

@@ -161,6 +161,21 @@ class AttributeTest(unittest.TestCase):
         self.assertEqual(self.st.func_lines["main"], 2)
         self.assertEqual(self.st.own_lines, 6)
 
+    def test_code_in_no_object_has_its_own_bias(self):
+        # A PIE rewritten by BOLT: valgrind gives the original `.text`'s
+        # segment no object and writes its run-time addresses (load base
+        # 0x108000); callgrind marks a recursion level with `'2`.
+        text = CALLGRIND.replace("0x5000 30 0 0 2",
+                                 "0x10d000 30 0 0 2\nfn=(10) _Z5movedv'2\n0x10d010 5 0 0 4")
+        st = attr.attribute(_profile(text), _binary(), set(), DEMANGLED)
+        self.assertEqual(st.funcs.miss[(attr.OWN, "_Z5movedv")], 6)
+        self.assertEqual(st.sections.miss[".text.bolt"], 6)
+
+    def test_a_copied_binary_is_the_object_no_library_is(self):
+        b = attr.Binary("/elsewhere/prog-copy", SYMBOLS, [])
+        st = attr.attribute(_profile(CALLGRIND), b, set(), DEMANGLED)
+        self.assertEqual(st.own_miss, 10)
+
     def test_cachegrind_files_are_attributed_by_name(self):
         cg = ("events: Ir I1mr\nfl=a.c\nfn=main\n3 10 2\n4 5 1\nfn=memcpy\n9 7 3\n"
               "summary: 22 6\n")
