@@ -3,8 +3,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """What a PGO compile policy costs in instructions, workload by workload.
 
-Builds one program of lib/programs.py (lua, sqlite, zstd) through the plain
-Makefile of bench/pgo_flow.py once per configuration, every one ThinLTO and
+Builds one program of lib/programs.py (lua, sqlite, zstd, jsoncpp) through
+the build of bench/pgo_flow.py once per configuration, every one ThinLTO and
 linked by ld.lld, and counts with callgrind the Ir of the program's own code
 (without the C library's) on each measured workload but the startup: the
 steady-state training's first run and every held-out workload. A
@@ -25,6 +25,10 @@ configuration is a profile flavour and LLVM options:
                 training run executed are compiled as without a profile
   ir-sparse-icp90  both (`kiln pgo optimize`'s compile policy without its
                 context-sensitive profile)
+  ir-x64, ir-sparse-x64, ir-sparse-icp90-x64  the same with the profile's
+                counts x64 (llvm-profdata merge --weighted-input=64,...), as
+                `kiln pgo optimize` compiles where its splitter alone cuts
+                the functions
   fe-noicp      front-end PGO, -mllvm -disable-icp
 
 The options go to the compiles and (-Wl,-mllvm,...) to the link, where the
@@ -54,18 +58,23 @@ from lib import pages  # noqa: E402
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 
-# name -> (flavour or None, LLVM options, sparse profile merge)
+# name -> (flavour or None, LLVM options, sparse profile merge, weight of the
+# profile's counts: kiln pgo's compile profile is x64 where its splitter
+# alone cuts functions, docs/Passes/FunctionSplitting.rst)
 CONFIGS = {
-    "o2": (None, [], False),
-    "fe": ("fe", [], False),
-    "ir": ("ir", [], False),
-    "ir-noicp": ("ir", ["-disable-icp"], False),
-    "ir-icp90": ("ir", ["-icp-total-percent-threshold=90"], False),
-    "ir-nomemop": ("ir", ["-disable-memop-opt"], False),
-    "ir-hot225": ("ir", ["-hot-callsite-threshold=225"], False),
-    "ir-sparse": ("ir", [], True),
-    "ir-sparse-icp90": ("ir", ["-icp-total-percent-threshold=90"], True),
-    "fe-noicp": ("fe", ["-disable-icp"], False),
+    "o2": (None, [], False, 1),
+    "fe": ("fe", [], False, 1),
+    "ir": ("ir", [], False, 1),
+    "ir-noicp": ("ir", ["-disable-icp"], False, 1),
+    "ir-icp90": ("ir", ["-icp-total-percent-threshold=90"], False, 1),
+    "ir-nomemop": ("ir", ["-disable-memop-opt"], False, 1),
+    "ir-hot225": ("ir", ["-hot-callsite-threshold=225"], False, 1),
+    "ir-sparse": ("ir", [], True, 1),
+    "ir-sparse-icp90": ("ir", ["-icp-total-percent-threshold=90"], True, 1),
+    "ir-x64": ("ir", [], False, 64),
+    "ir-sparse-x64": ("ir", [], True, 64),
+    "ir-sparse-icp90-x64": ("ir", ["-icp-total-percent-threshold=90"], True, 64),
+    "fe-noicp": ("fe", ["-disable-icp"], False, 1),
 }
 GENERATE = {"fe": "-fprofile-instr-generate", "ir": "-fprofile-generate"}
 
@@ -87,19 +96,23 @@ def build(prog, work: Path, tools: dict, name: str, extra: str, ldextra: str,
     return tree
 
 
-def train(prog, work: Path, tools: dict, flavour: str, sparse: bool, jobs: int) -> Path:
+def train(prog, work: Path, tools: dict, flavour: str, sparse: bool, weight: int,
+          jobs: int) -> Path:
     """The merged profile of the training runs on the \p flavour-instrumented
-    program (built once per flavour)."""
+    program (built once per flavour), its counts times \p weight."""
     raw = work / ("raw-" + flavour)
     if not raw.is_dir():
         gen = GENERATE[flavour]
         tree = build(prog, work, tools, "instrumented-" + flavour, gen, gen, jobs)
         raw.mkdir()
         pgo_flow.training_runs(prog, tree, raw, work / "logs" / ("train-" + flavour))
-    profile = work / ("%s%s.profdata" % (flavour, "-sparse" if sparse else ""))
+    profile = work / ("%s%s%s.profdata" % (flavour, "-sparse" if sparse else "",
+                                           "-x%d" % weight if weight > 1 else ""))
     if not profile.exists():
         pgo_flow.run([tools["profdata"], "merge"] + (["--sparse"] if sparse else [])
-                     + ["-o", str(profile)] + sorted(map(str, raw.glob("*.profraw"))),
+                     + ["-o", str(profile)]
+                     + ["--weighted-input=%d,%s" % (weight, r)
+                        for r in sorted(map(str, raw.glob("*.profraw")))],
                      work, work / "logs" / ("merge-%s.log" % profile.stem))
     return profile
 
@@ -136,7 +149,7 @@ def table(results: dict[str, dict[str, int]]) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--program", choices=("lua", "sqlite", "zstd"), default="lua")
+    ap.add_argument("--program", choices=("lua", "sqlite", "zstd", "jsoncpp"), default="lua")
     ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "compile-policy"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
@@ -157,12 +170,13 @@ def main(argv=None) -> int:
     work.mkdir(parents=True)
     results = {}
     try:
-        prog = pgo_flow.makefile_program(work, args.program)
+        prog = (pgo_flow.jsoncpp_program(work) if args.program == "jsoncpp"
+                else pgo_flow.makefile_program(work, args.program))
         for name in args.configs:
-            flavour, options, sparse = CONFIGS[name]
+            flavour, options, sparse, weight = CONFIGS[name]
             extra, ldextra = config_flags(options)
             if flavour:
-                profile = train(prog, work, tools, flavour, sparse, args.jobs)
+                profile = train(prog, work, tools, flavour, sparse, weight, args.jobs)
                 use = "-fprofile-use=%s -Wno-backend-plugin" % profile
                 extra, ldextra = "%s %s" % (use, extra), "%s %s" % (use, ldextra)
             pgo_flow.log("%s: %s" % (args.program, name))

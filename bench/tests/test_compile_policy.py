@@ -21,9 +21,10 @@ class CompilePolicyTest(unittest.TestCase):
         self.assertEqual(compile_policy.config_flags([]), ("", ""))
 
     def test_every_configuration_has_a_known_flavour(self):
-        for name, (flavour, options, sparse) in compile_policy.CONFIGS.items():
+        for name, (flavour, options, sparse, weight) in compile_policy.CONFIGS.items():
             self.assertIn(flavour, (None, "fe", "ir"), name)
-            self.assertFalse(flavour is None and (options or sparse), name)
+            self.assertFalse(flavour is None and (options or sparse or weight != 1), name)
+            self.assertEqual(name.endswith("-x64"), weight == 64, name)
 
     def test_table_is_ratios_to_the_first_configuration(self):
         text = compile_policy.table({"fe": {"steady": 200, "heldout": 100},
