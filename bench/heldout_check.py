@@ -18,14 +18,17 @@ with the lowest Ir in all. It fails (exit status 1) when
 
   * a workload's Ir ratio (flow / best stock row) is above --max-ratio
     (default 1.001: 1.000x plus 0.1% of noise) both for the program's own
-    code and for all its instructions (the C library's included), or either
-    is above --max-total-ratio (default 1.003). Both ratios are against the
-    same row. Work moves between the two: a memory intrinsic the compiler
-    specializes by size runs inline in the program's own code instead of in
-    the C library's memcpy or bcmp (Lua's heldout-patterns: own code
-    1.0012x, in all 0.9988x, with 43,800 fewer instructions in memcpy), and
-    one it does not specialize the other way; a transform's cost raises
-    both;
+    code and for all its instructions (the C library's included), or the
+    ratio of all its instructions is above --max-total-ratio (default
+    1.003). Both ratios are against the same row. Work moves between the
+    two: a memory intrinsic the compiler specializes by size runs inline in
+    the program's own code instead of in the C library's memcpy or bcmp
+    (Lua's heldout-patterns: own code 1.0012x, in all 0.9988x, with 43,800
+    fewer instructions in memcpy), and one it does not specialize the other
+    way; in a C++ program the libstdc++ templates a build inlines move into
+    its own code (jsoncpp's heldout-comments: own code 1.085x, in all
+    0.956x), so the own-code ratio alone bounds nothing; a transform's cost
+    raises both;
   * the flow's held-out Ir in all, summed over the program's held-out
     workloads, is above --max-sum-ratio (default 1.001) times the sum of
     each workload's best stock Ir;
@@ -116,8 +119,9 @@ def judge(measured: dict[str, dict[str, float]], baseline: dict | None,
     between the two: a memory intrinsic the compiler specializes by size
     runs inline in the program's own code rather than in the C library's
     memcpy or bcmp, so the two ratios move in opposite directions by up to
-    0.3%. A transform's cost moves both. So a workload fails when both
-    ratios are above \p max_ratio, when either is above \p max_total_ratio,
+    0.3%, and in C++ the libstdc++ templates a build inlines by far more.
+    A transform's cost moves both. So a workload fails when both ratios are
+    above \p max_ratio, when the ratio in all is above \p max_total_ratio,
     or when both are more than \p tolerance above their baseline ratios; and
     a workload the baseline has must be measured. \p baseline maps program
     -> workload -> {"own": ratio, "all": ratio}."""
@@ -131,7 +135,7 @@ def judge(measured: dict[str, dict[str, float]], baseline: dict | None,
                     "%.4fx in all" % (program, mode, own, row, whole)
             if own > max_ratio and whole > max_ratio:
                 failures.append("%s, both above %.4f" % (where, max_ratio))
-            elif max(own, whole) > max_total_ratio:
+            elif whole > max_total_ratio:
                 failures.append("%s, above %.4f" % (where, max_total_ratio))
             recorded = (baseline or {}).get(program, {}).get(mode)
             if recorded and own > recorded["own"] + tolerance \
