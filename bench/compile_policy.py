@@ -164,6 +164,7 @@ def main(argv=None) -> int:
     llvm = Path(args.llvm_bin)
     tools = {"clang": str(llvm / "clang"), "clangxx": str(llvm / "clang++"),
              "ldlld": str(llvm / "ld.lld"), "profdata": str(llvm / "llvm-profdata"),
+             "ar": str(llvm / "llvm-ar"), "ranlib": str(llvm / "llvm-ranlib"),
              "valgrind": shutil.which("valgrind") or "valgrind"}
     work = Path(args.work_dir).resolve()
     shutil.rmtree(work, ignore_errors=True)

@@ -168,10 +168,12 @@ static std::vector<std::string> withOutput(ArrayRef<std::string> Args,
   return Result;
 }
 
-/// Links \p L again with \p Flags into \p Output, its output in \p Log.
+/// Links \p L again with \p Flags into \p Output, its output in \p Log;
+/// what the link cost goes into \p Cost if given.
 static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
                       const PgoWrapperConfig &Final, StringRef Output,
-                      StringRef Log, StringRef What) {
+                      StringRef Log, StringRef What,
+                      PgoLinkCost *Cost = nullptr) {
   RecordedLink Into = L;
   Into.Args = withOutput(L.Args, Output);
   ProcessSetup Setup;
@@ -185,6 +187,11 @@ static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
   if (P->ExitStatus != 0)
     return skipped(What + " exited with status " + Twine(P->ExitStatus) +
                    " (its output is in " + Log + ")");
+  if (Cost) {
+    Cost->WallSeconds = P->WallSeconds;
+    Cost->CPUSeconds = P->CPUSeconds;
+    Cost->PeakRSSKiB = P->PeakRSSKiB;
+  }
   return Error::success();
 }
 
@@ -440,6 +447,7 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
   for (const RecordedLink &L : Links) {
     PgoBlockLayout Result;
     Result.Program = L.Target;
+    PgoLinkCost Cost{L.Target, "block layout relink"};
     BlockLayoutFiles Files(
         WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)), L.Target);
     auto Attempt = [&]() -> Error {
@@ -474,7 +482,7 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
           << '\n';
       if (Error E = linkInto(L, withBlockLayout(*Flags, Profile), Final,
                              Files.Relinked, Files.Dir + "/relink.log",
-                             "the relink with the block profile"))
+                             "the relink with the block profile", &Cost))
         return E;
       return replaceFileAtomically(Files.Relinked, L.Target,
                                    "optimize: block layout");
@@ -491,6 +499,7 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     Result.Outcome = "done";
     B.BlockLayouts.push_back(std::move(Result));
     restampProgram(B, L.Target);
+    recordFinalLink(B, std::move(Cost));
     std::vector<ProgramCopy> Mine;
     for (const ProgramCopy &C : Copies)
       if (C.Target == L.Target)

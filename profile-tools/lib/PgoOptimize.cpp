@@ -320,6 +320,8 @@ static Error contextSensitiveRelink(
                                Setup.Stdout + ")",
                            WS.display(L.Target));
     restampProgram(B, L.Target);
+    recordFinalLink(B, {L.Target, "context-sensitive relink", P->WallSeconds,
+                        P->CPUSeconds, P->PeakRSSKiB});
   }
   if (Error E = refreshProgramCopies(Copies, WS, Out))
     return E;

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -135,6 +136,11 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
             << " instructions with the default, " << L.AlternativeInstructions
             << " with the other)\n";
     }
+    for (const PgoLinkCost &C : B->FinalLinks)
+      Out << "  final link of " << WS.display(C.Program) << " (" << C.Link
+          << "): " << format("%.2f", C.WallSeconds) << " s, CPU "
+          << format("%.2f", C.CPUSeconds) << " s, peak memory "
+          << (C.PeakRSSKiB + 512) / 1024 << " MiB\n";
     for (const std::string &F : B->Flags)
       Out << "  " << F << '\n';
     for (const PgoFileStamp &P : B->Programs)

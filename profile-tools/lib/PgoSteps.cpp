@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -240,6 +241,7 @@ runProcess(ArrayRef<std::string> Command,
     posix_spawn_file_actions_addopen(&Actions, 2, Setup.Stderr.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t Pid;
+  auto Start = std::chrono::steady_clock::now();
   int SpawnError = Setup.Executable.empty()
                        ? posix_spawnp(&Pid, Argv[0], &Actions, &Attr,
                                       Argv.data(), Envp.data())
@@ -260,9 +262,21 @@ runProcess(ArrayRef<std::string> Command,
   }
   ProcessResult R;
   int Status = 0;
-  if (!SpawnError)
-    while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+  // wait4's usage covers the child and the descendants it waited for.
+  struct rusage Usage = {};
+  if (!SpawnError) {
+    while (wait4(Pid, &Status, 0, &Usage) < 0 && errno == EINTR)
       ;
+    R.WallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    auto Seconds = [](const timeval &T) {
+      return static_cast<double>(T.tv_sec) + T.tv_usec / 1e6;
+    };
+    R.CPUSeconds = Seconds(Usage.ru_utime) + Seconds(Usage.ru_stime);
+    // Linux counts ru_maxrss in KiB.
+    R.PeakRSSKiB = static_cast<uint64_t>(Usage.ru_maxrss);
+  }
   bool CopyComplete = !Copier || Copier->finish();
   if (CopyFD >= 0) {
     CopyComplete &= ::close(CopyFD) == 0;

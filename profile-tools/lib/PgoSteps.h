@@ -99,12 +99,20 @@ private:
   int FD;
 };
 
-/// An exit status as a shell shows it: 128+N for signal N.
+/// How a process ended (its exit status as a shell shows it: 128+N for
+/// signal N) and what it cost.
 struct ProcessResult {
   int ExitStatus = 0;
   bool Signaled = false;
   /// ProcessSetup::CopyStdinTo holds every byte the command was given.
   bool StdinCopied = false;
+  double WallSeconds = 0; ///< From its start to its end.
+  /// User and system CPU time of the process and the descendants it waited
+  /// for (a compiler driver's linker).
+  double CPUSeconds = 0;
+  /// The largest resident set of the process or of any descendant it
+  /// waited for (KiB): a link's peak memory is its linker's.
+  uint64_t PeakRSSKiB = 0;
 };
 
 /// Where a process runs and what its standard streams are ("": kiln's).

@@ -68,10 +68,20 @@ static json::Value toJSON(const PgoBlockLayout &L) {
        static_cast<int64_t>(L.AlternativeInstructions)}};
 }
 
+static json::Value toJSON(const PgoLinkCost &C) {
+  return json::Object{{"program", C.Program},
+                      {"link", C.Link},
+                      {"wall_seconds", C.WallSeconds},
+                      {"cpu_seconds", C.CPUSeconds},
+                      {"peak_rss_kib", static_cast<int64_t>(C.PeakRSSKiB)}};
+}
+
 static json::Value toJSON(const PgoBuild &B) {
-  json::Array Programs, Sources, BlockLayouts;
+  json::Array Programs, Sources, BlockLayouts, FinalLinks;
   for (const PgoBlockLayout &L : B.BlockLayouts)
     BlockLayouts.push_back(toJSON(L));
+  for (const PgoLinkCost &C : B.FinalLinks)
+    FinalLinks.push_back(toJSON(C));
   for (const PgoFileStamp &S : B.Programs)
     Programs.push_back(toJSON(S));
   for (const PgoFileStamp &S : B.Sources)
@@ -92,7 +102,8 @@ static json::Value toJSON(const PgoBuild &B) {
                       {"context_sensitive", B.ContextSensitive},
                       {"replays", static_cast<int64_t>(B.Replays)},
                       {"block_layout_source", B.BlockLayoutSource},
-                      {"block_layouts", std::move(BlockLayouts)}};
+                      {"block_layouts", std::move(BlockLayouts)},
+                      {"final_links", std::move(FinalLinks)}};
 }
 
 static json::Value toJSON(const PgoRun &R) {
@@ -129,6 +140,14 @@ static bool fromJSON(const json::Value &V, PgoBlockLayout &L, json::Path P) {
          O.mapOptional("alternative_instructions", L.AlternativeInstructions);
 }
 
+static bool fromJSON(const json::Value &V, PgoLinkCost &C, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("program", C.Program) && O.mapOptional("link", C.Link) &&
+         O.mapOptional("wall_seconds", C.WallSeconds) &&
+         O.mapOptional("cpu_seconds", C.CPUSeconds) &&
+         O.mapOptional("peak_rss_kib", C.PeakRSSKiB);
+}
+
 static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("command", B.Command) && O.mapOptional("cwd", B.Cwd) &&
@@ -146,7 +165,8 @@ static bool fromJSON(const json::Value &V, PgoBuild &B, json::Path P) {
          O.mapOptional("context_sensitive", B.ContextSensitive) &&
          O.mapOptional("replays", B.Replays) &&
          O.mapOptional("block_layout_source", B.BlockLayoutSource) &&
-         O.mapOptional("block_layouts", B.BlockLayouts);
+         O.mapOptional("block_layouts", B.BlockLayouts) &&
+         O.mapOptional("final_links", B.FinalLinks);
 }
 
 static bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
@@ -162,6 +182,12 @@ static bool fromJSON(const json::Value &V, PgoRun &R, json::Path P) {
 }
 
 } // namespace kiln
+
+void kiln::recordFinalLink(PgoBuild &B, PgoLinkCost Cost) {
+  erase_if(B.FinalLinks,
+           [&](const PgoLinkCost &C) { return C.Program == Cost.Program; });
+  B.FinalLinks.push_back(std::move(Cost));
+}
 
 std::string kiln::manifestToJSON(const PgoManifest &M) {
   json::Array Runs;

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Testing/Support/Error.h"
@@ -94,6 +95,38 @@ TEST(PgoWorkspace, ManifestRoundTrips) {
   EXPECT_FALSE(N->Runs[1].Program.has_value());
   EXPECT_EQ(N->Runs[0].Stdin, "/src/workload");
   EXPECT_FALSE(N->Optimize.has_value());
+}
+
+TEST(PgoWorkspace, FinalLinksRoundTripAndReplaceEarlierLinks) {
+  PgoManifest M = sampleManifest();
+  PgoBuild B = *M.Instrument;
+  recordFinalLink(B, {"/src/app", "context-sensitive relink", 1.5, 2.25, 4096});
+  recordFinalLink(B, {"/src/tool", "context-sensitive relink", 0.5, 0.5, 2048});
+  // Block layout links the program again: its link replaces the first.
+  recordFinalLink(B, {"/src/app", "block layout relink", 1.75, 2.5, 8192});
+  ASSERT_EQ(B.FinalLinks.size(), 2u);
+  EXPECT_EQ(B.FinalLinks[0].Program, "/src/tool");
+  EXPECT_EQ(B.FinalLinks[1].Link, "block layout relink");
+  M.Optimize = B;
+  std::string JSON = manifestToJSON(M);
+  Expected<PgoManifest> N = manifestFromJSON(JSON, "m.json");
+  ASSERT_THAT_EXPECTED(N, Succeeded());
+  EXPECT_EQ(manifestToJSON(*N), JSON);
+  ASSERT_EQ(N->Optimize->FinalLinks.size(), 2u);
+  const PgoLinkCost &C = N->Optimize->FinalLinks[1];
+  EXPECT_EQ(C.Program, "/src/app");
+  EXPECT_EQ(C.WallSeconds, 1.75);
+  EXPECT_EQ(C.CPUSeconds, 2.5);
+  EXPECT_EQ(C.PeakRSSKiB, 8192u);
+  EXPECT_THAT(JSON, HasSubstr("\"final_links\""));
+  // A manifest written before the field existed reads as no final link.
+  json::Value V = cantFail(json::parse(JSON));
+  V.getAsObject()->getObject("optimize")->erase("final_links");
+  std::string Old;
+  raw_string_ostream(Old) << V;
+  Expected<PgoManifest> O = manifestFromJSON(Old, "old.json");
+  ASSERT_THAT_EXPECTED(O, Succeeded());
+  EXPECT_TRUE(O->Optimize->FinalLinks.empty());
 }
 
 TEST(PgoWorkspace, UsableRuns) {

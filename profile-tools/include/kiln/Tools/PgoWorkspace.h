@@ -74,6 +74,18 @@ struct PgoBlockLayout {
   uint64_t AlternativeInstructions = 0;
 };
 
+/// What the last link of a profiled program by `kiln pgo optimize` itself
+/// (the context-sensitive relink or block layout's) cost.
+struct PgoLinkCost {
+  std::string Program; ///< Absolute.
+  /// "context-sensitive relink" or "block layout relink".
+  std::string Link;
+  double WallSeconds = 0;
+  /// User and system CPU time of the compiler driver and the linker.
+  double CPUSeconds = 0;
+  uint64_t PeakRSSKiB = 0; ///< The linker's peak resident memory.
+};
+
 /// One `kiln pgo instrument` or `kiln pgo optimize` build.
 struct PgoBuild {
   std::vector<std::string> Command; ///< The user's build command.
@@ -99,7 +111,13 @@ struct PgoBuild {
   /// "callgrind", or "" when it was off.
   std::string BlockLayoutSource;
   std::vector<PgoBlockLayout> BlockLayouts; ///< Per profiled program.
+  /// Per profiled program the optimize phase linked again, its last link.
+  std::vector<PgoLinkCost> FinalLinks;
 };
+
+/// Records \p Cost as \p B's final link of its program, in place of an
+/// earlier link of the same program.
+void recordFinalLink(PgoBuild &B, PgoLinkCost Cost);
 
 /// One `kiln pgo run`.
 struct PgoRun {
