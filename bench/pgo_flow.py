@@ -635,6 +635,16 @@ def block_layout_fallbacks(status: str) -> list[str]:
             if line.lstrip().startswith("block layout (") and ": not used (" in line]
 
 
+def final_links(manifest: dict) -> list[dict]:
+    """What the optimize phase's own last link of each program cost, from a
+    workspace manifest (`optimize.final_links`; none in a manifest of a
+    Kiln that did not record them)."""
+    return [{"program": Path(c["program"]).name, "link": c.get("link", ""),
+             "wall_s": c.get("wall_seconds", 0.0), "cpu_s": c.get("cpu_seconds", 0.0),
+             "peak_mib": round(c.get("peak_rss_kib", 0) / 1024)}
+            for c in (manifest.get("optimize") or {}).get("final_links", [])]
+
+
 def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
                   times: dict) -> dict:
     """`kiln pgo optimize` of one variant in the trained tree; the program is
@@ -659,6 +669,8 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
         raise Step("[%s] the block layout fell back to the function-level program, "
                    "so these would not be the variant's figures: %s"
                    % (variant, "; ".join(fallbacks)))
+    times["final_links"] = final_links(
+        json.loads((app / ".kiln" / "manifest.json").read_text()))
     exe = work / "programs" / ("%s-%s" % (app.name, variant)) / prog.exe
     exe.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(app / prog.built, exe)
@@ -1161,6 +1173,10 @@ def main(argv=None) -> int:
         print("\nflow's own cost (instrumented build CPU, kiln pgo / plain make), "
               "per round: %s; median %.4f" % (
                   ", ".join("%.4f" % x for x in ratios), sorted(ratios)[len(ratios) // 2]))
+    for name, r in results.items():
+        for c in r["times"].get("final_links", []):
+            print("\n%s: final link of %s (%s): %.2f s, CPU %.2f s, peak memory %d MiB"
+                  % (name, c["program"], c["link"], c["wall_s"], c["cpu_s"], c["peak_mib"]))
     print("\noutputs identical: %s; %.0f s in all" % ("yes" if same else "NO",
                                                       time.monotonic() - t0))
     (work / "results.json").write_text(json.dumps(

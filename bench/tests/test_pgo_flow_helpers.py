@@ -150,6 +150,19 @@ class BlockLayoutFallbackTest(unittest.TestCase):
         self.assertEqual(pgo_flow.block_layout_fallbacks(""), [])
 
 
+class FinalLinksTest(unittest.TestCase):
+    def test_final_links_from_the_manifest(self):
+        manifest = {"optimize": {"final_links": [
+            {"program": "/w/b/bin/app", "link": "block layout relink", "wall_seconds": 3.5,
+             "cpu_seconds": 6.25, "peak_rss_kib": 614400}]}}
+        self.assertEqual(pgo_flow.final_links(manifest), [
+            {"program": "app", "link": "block layout relink", "wall_s": 3.5, "cpu_s": 6.25,
+             "peak_mib": 600}])
+        # A manifest of an older Kiln, or of a build without an optimize phase.
+        self.assertEqual(pgo_flow.final_links({"optimize": {}}), [])
+        self.assertEqual(pgo_flow.final_links({}), [])
+
+
 class TableTest(unittest.TestCase):
     @staticmethod
     def result(ir, i1, wall):
