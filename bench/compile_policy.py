@@ -119,6 +119,10 @@ def train(prog, work: Path, tools: dict, flavour: str, sparse: bool, weight: int
 
 def own_ir_each(prog, tree: Path, work: Path, tools: dict, name: str) -> dict[str, int]:
     out = {}
+    if prog.built != prog.exe:
+        # A build that leaves the program elsewhere (CMake's b/bin/): the
+        # workloads run it beside their staged inputs.
+        shutil.copy2(tree / prog.built, tree / prog.exe)
     for mode, args in prog.measured.items():
         if mode == "startup":
             continue

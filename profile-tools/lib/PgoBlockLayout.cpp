@@ -142,6 +142,15 @@ static Expected<BlockProfiler> findProfiler(const PgoTransforms &Opts,
   return UseBolt(Why);
 }
 
+bool hasBlockProfiler(const PgoTransforms &Opts, const PgoEnvironment &Env) {
+  bool HasBolt = sys::fs::can_execute(Env.LLVMBinDir + "/llvm-bolt");
+  if (Opts.BlockLayout == PgoBlockLayoutSource::Bolt)
+    return HasBolt;
+  if (sys::findProgramByName("valgrind"))
+    return true;
+  return !Opts.BlockLayoutChosen && HasBolt;
+}
+
 /// \returns \p Args with the output (`-o <file>`, `-o<file>`) \p Output.
 static std::vector<std::string> withOutput(ArrayRef<std::string> Args,
                                            StringRef Output) {

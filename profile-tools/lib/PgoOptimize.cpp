@@ -238,7 +238,7 @@ static Error addContextSensitiveRecords(const Workspace &WS,
                                         PgoProfiles &CS) {
   // One merge: the compile profile as it is, each context-sensitive
   // profile with the compile profile's weight.
-  unsigned Weight = Transforms.Split ? PgoSplitProfileWeight : 1;
+  unsigned Weight = CS.CompileWeight;
   std::vector<WeightedProfileInput> Inputs{{CS.Compile, nullptr, 1}};
   for (const std::string &P : {CS.Startup, CS.Steady})
     if (!P.empty())
@@ -386,7 +386,9 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
         << toString(Coverage.takeError()) << '\n';
   else if (*Coverage)
     describeTraining(**Coverage, "kiln: optimize: ", Err);
-  unsigned Weight = Opts.Transforms.Split ? PgoSplitProfileWeight : 1;
+  unsigned Weight = Opts.Transforms.compileProfileWeight(
+      hasBlockProfiler(Opts.Transforms, Env));
+  Profiles.CompileWeight = Weight;
   Profiles.Compile = WS.path(Weight > 1 ? "profiles/compile-x64.profdata"
                                         : "profiles/compile.profdata");
   if (Error E = mergeProfiles(All, Weight, Profiles.Compile,

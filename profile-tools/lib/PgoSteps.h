@@ -262,6 +262,11 @@ void restampProgram(PgoBuild &B, llvm::StringRef Program);
 /// policy whose replays executed fewer instructions (the alternative's by
 /// at least PgoPolicyMinSaving). \returns an error only for what fails the
 /// optimize phase (the workspace cannot be written).
+/// \returns true if the profiler of \p Opts' block layout source is
+/// installed (for the default, callgrind's or BOLT's, either of which
+/// blockLayoutRelink takes).
+bool hasBlockProfiler(const PgoTransforms &Opts, const PgoEnvironment &Env);
+
 llvm::Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                               const PgoManifest &M, const PgoTransforms &Opts,
                               llvm::ArrayRef<RecordedLink> Links,

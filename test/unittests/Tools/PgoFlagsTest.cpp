@@ -250,6 +250,25 @@ TEST(PgoFlags, PolicyMeasuredByBlockLayout) {
               Not(Contains("-Wl,-mllvm,-icp-total-percent-threshold=90")));
 }
 
+TEST(PgoFlags, CompileProfileWeight) {
+  // x64 where the splitter alone cuts the functions by their counts; 1
+  // where block layout cuts the functions that ran by exact counts, if its
+  // profiler is installed; 1 without splitting.
+  PgoTransforms T;
+  EXPECT_EQ(T.compileProfileWeight(/*HasBlockProfiler=*/true), 1u);
+  EXPECT_EQ(T.compileProfileWeight(/*HasBlockProfiler=*/false),
+            PgoSplitProfileWeight);
+  T.BlockLayout = PgoBlockLayoutSource::Off;
+  EXPECT_EQ(T.compileProfileWeight(true), PgoSplitProfileWeight);
+  T = PgoTransforms();
+  T.Order = false; // No block layout without the order.
+  EXPECT_EQ(T.compileProfileWeight(true), PgoSplitProfileWeight);
+  T = PgoTransforms();
+  T.Split = false;
+  EXPECT_EQ(T.compileProfileWeight(false), 1u);
+  EXPECT_EQ(T.compileProfileWeight(true), 1u);
+}
+
 TEST(PgoFlags, BlockLayoutLinks) {
   PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
   // The profiled binary: the final link with the address map, its function

@@ -30,9 +30,9 @@
 
 namespace kiln {
 
-/// The weight the compile profile's counts are multiplied by when function
-/// splitting is on (docs/Passes/FunctionSplitting.rst, "Why the profile is
-/// weighted x64").
+/// The weight the compile profile's counts are multiplied by where the
+/// splitter alone cuts the functions (docs/Passes/FunctionSplitting.rst,
+/// "Why the profile is weighted x64"; PgoTransforms::compileProfileWeight).
 inline constexpr unsigned PgoSplitProfileWeight = 64;
 
 /// Where block layout's profile of the final binary comes from
@@ -146,6 +146,20 @@ struct PgoTransforms {
   bool usesBlockLayout() const {
     return BlockLayout != PgoBlockLayoutSource::Off && ThinLTO && Order;
   }
+  /// \returns the weight of the compile profile's counts.
+  /// PgoSplitProfileWeight where the splitter alone cuts the functions: it
+  /// reads counts computed from block frequencies, which round a block that
+  /// ran once down to 0. 1 where block layout takes place with a profiler
+  /// at hand (\p HasBlockProfiler): it cuts every function the replays ran
+  /// by its blocks' exact counts, so the rounding no longer decides there,
+  /// and scaled counts are not neutral to LLVM's inliner (on jsoncpp x64
+  /// cost 1.8% of the program's own instructions; docs/benchmarks.md, "The
+  /// compile profile's scale").
+  unsigned compileProfileWeight(bool HasBlockProfiler) const {
+    if (!Split || (usesBlockLayout() && HasBlockProfiler))
+      return 1;
+    return PgoSplitProfileWeight;
+  }
 };
 
 /// Where things are.
@@ -178,9 +192,11 @@ PgoPhaseFlags computeInstrumentFlags(const PgoToolPaths &Tools,
 
 /// The profiles the optimize phase uses ("" when there is none).
 struct PgoProfiles {
-  std::string Compile; ///< Every scenario, merged (x64 when splitting).
+  std::string Compile; ///< Every scenario, merged, times CompileWeight.
   std::string Startup; ///< The startup scenario (with temporal traces).
   std::string Steady;  ///< Every other scenario, merged.
+  /// The weight of Compile's counts (PgoTransforms::compileProfileWeight).
+  unsigned CompileWeight = 1;
 };
 
 /// The compile policy block layout measures beside \p Transforms' own:
