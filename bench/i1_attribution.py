@@ -83,16 +83,12 @@ class InputError(Exception):
 # --------------------------------------------------------------------------
 
 @dataclass(frozen=True, order=True)
-class Symbol:
-    start: int
-    size: int
-    name: str
+class Symbol(pages.Function):
+    """A code symbol: weak if any of its aliases is, in the executable
+    section that holds it."""
+
     weak: bool = False
     section: str = ""
-
-    @property
-    def end(self) -> int:
-        return self.start + self.size
 
 
 def parse_symbols(text: str, sections: list[pages.Section]) -> list[Symbol]:
@@ -100,53 +96,21 @@ def parse_symbols(text: str, sections: list[pages.Section]) -> list[Symbol]:
     `.dynsym`): sized FUNC symbols, and sized NOTYPE ones inside an
     executable section (split parts). Aliases at one address become one
     symbol, weak if any of them is."""
-    tables: dict[str, list[tuple]] = {}
-    current = None
     exec_secs = sorted((s.addr, s.addr + s.size, s.name) for s in sections if "X" in s.flags)
-    for line in text.splitlines():
-        m = re.match(r"^Symbol table '([^']+)'", line)
-        if m:
-            current = tables.setdefault(m.group(1), [])
-            continue
-        toks = line.split()
-        if current is None or len(toks) < 8 or not toks[0].endswith(":"):
-            continue
-        _, value, size, typ, bind, _vis, ndx = toks[:7]
-        if ndx in ("UND", "ABS") or typ not in ("FUNC", "NOTYPE"):
-            continue
-        try:
-            start, sz = int(value, 16), pages._parse_size(size)
-        except ValueError:
-            continue
-        if sz == 0:
-            continue
-        sec = next((n for lo, hi, n in exec_secs if lo <= start < hi), "")
-        if typ == "NOTYPE" and not sec:
-            continue
-        current.append((start, sz, " ".join(toks[7:]), bind == "WEAK", sec))
-    raw = tables.get(".symtab") or tables.get(".dynsym") or []
-    by_start: dict[int, Symbol] = {}
-    weak_at = {s for s, _, _, w, _ in raw if w}
-    for start, sz, name, _weak, sec in sorted(raw, key=lambda t: (t[0], -t[1], t[2])):
-        if start not in by_start:
-            by_start[start] = Symbol(start, sz, name, start in weak_at, sec)
-    return sorted(by_start.values())
 
+    def section_of(addr: int) -> str:
+        return next((n for lo, hi, n in exec_secs if lo <= addr < hi), "")
 
-class SymbolIndex:
-    def __init__(self, syms: list[Symbol]):
-        self.syms = syms
-        self.starts = [s.start for s in syms]
-        self.max_size = max((s.size for s in syms), default=0)
+    def keep(r: pages.SymbolRow) -> bool:
+        if r.type not in ("FUNC", "NOTYPE") or r.size == 0:
+            return False
+        return r.type == "FUNC" or bool(section_of(r.value))
 
-    def lookup(self, addr: int) -> Optional[Symbol]:
-        i = bisect.bisect_right(self.starts, addr) - 1
-        while i >= 0 and addr - self.syms[i].start < self.max_size:
-            s = self.syms[i]
-            if s.start <= addr < s.end:
-                return s
-            i -= 1
-        return None
+    raw = pages.readelf_symbols(text, keep)
+    weak_at = {r.value for r in raw if r.bind == "WEAK"}
+    return pages.dedupe_functions(
+        Symbol(r.value, r.size, r.name, r.value in weak_at, section_of(r.value))
+        for r in raw)
 
 
 def _strip_rec(fn: str) -> str:
@@ -211,7 +175,7 @@ class Binary:
     insn_starts: list[int] = field(default_factory=list)
 
     def __post_init__(self):
-        self.index = SymbolIndex(self.syms)
+        self.index = pages.FunctionIndex(self.syms)
         self.names = {s.name for s in self.syms}
         # Demangled name -> symbol name (cachegrind files name functions
         # demangled); set by main().

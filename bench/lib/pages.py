@@ -65,7 +65,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 PAGE_SIZE = 4096
 
@@ -279,16 +279,22 @@ def _parse_size(tok: str) -> int:
 _COLD_PART_RE = re.compile(r"\.cold(\.\d+)?$")
 
 
-def parse_readelf_symbols(text: str, zero_size: bool = False) -> list[Function]:
-    """Defined, sized FUNC symbols from ``llvm-readelf -sW`` output.
+@dataclass(frozen=True)
+class SymbolRow:
+    """A defined symbol of an ``llvm-readelf -sW`` table."""
 
-    Only the ``.symtab`` table is used if present (``.dynsym`` otherwise).
-    Symbols at the same address are merged (aliases); the largest size wins.
-    With ``zero_size=True``, return only the size-less FUNC symbols instead
-    (``_init``, crtstuff helpers, ...); they are used to name unmapped
-    addresses in diagnostics.
-    """
-    tables: dict[str, list[Function]] = {}
+    value: int
+    size: int
+    type: str
+    bind: str
+    name: str
+
+
+def readelf_symbols(text: str, keep: Callable[[SymbolRow], bool]) -> list[SymbolRow]:
+    """The defined symbols (neither UND nor ABS) of ``llvm-readelf -sW``
+    output that \p keep accepts, from the ``.symtab`` table if it has any,
+    else from ``.dynsym``."""
+    tables: dict[str, list[SymbolRow]] = {}
     current = None
     for line in text.splitlines():
         m = re.match(r"^Symbol table '([^']+)'", line)
@@ -298,23 +304,37 @@ def parse_readelf_symbols(text: str, zero_size: bool = False) -> list[Function]:
         toks = line.split()
         if current is None or len(toks) < 8 or not toks[0].endswith(":"):
             continue
-        _, value, size, typ, _bind, _vis, ndx = toks[:7]
-        name = " ".join(toks[7:])
+        _, value, size, typ, bind, _vis, ndx = toks[:7]
         if ndx in ("UND", "ABS"):
             continue
+        try:
+            row = SymbolRow(int(value, 16), _parse_size(size), typ, bind, " ".join(toks[7:]))
+        except ValueError:
+            continue
+        if keep(row):
+            current.append(row)
+    return tables.get(".symtab") or tables.get(".dynsym") or []
+
+
+def parse_readelf_symbols(text: str, zero_size: bool = False) -> list[Function]:
+    """Defined, sized FUNC symbols from ``llvm-readelf -sW`` output.
+
+    Only the ``.symtab`` table is used if present (``.dynsym`` otherwise).
+    Symbols at the same address are merged (aliases); the largest size wins.
+    With ``zero_size=True``, return only the size-less FUNC symbols instead
+    (``_init``, crtstuff helpers, ...); they are used to name unmapped
+    addresses in diagnostics.
+    """
+    def keep(r: SymbolRow) -> bool:
         # Split functions' cold parts (LLVM's machine function splitter,
         # GCC: `fn.cold`; BOLT: `fn.cold.N`) are sized NOTYPE symbols: they
         # are parts of code of their own, placed apart from their function.
-        if typ != "FUNC" and not (typ == "NOTYPE" and _COLD_PART_RE.search(name)):
-            continue
-        try:
-            start, sz = int(value, 16), _parse_size(size)
-        except ValueError:
-            continue
-        if (sz == 0) == zero_size:
-            current.append(Function(start, sz, name))
-    syms = tables.get(".symtab") or tables.get(".dynsym") or []
-    return dedupe_functions(syms)
+        if r.type != "FUNC" and not (r.type == "NOTYPE" and _COLD_PART_RE.search(r.name)):
+            return False
+        return (r.size == 0) == zero_size
+
+    return dedupe_functions(Function(r.value, r.size, r.name)
+                            for r in readelf_symbols(text, keep))
 
 
 def dedupe_functions(funcs: Iterable[Function]) -> list[Function]:

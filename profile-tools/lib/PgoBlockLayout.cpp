@@ -178,11 +178,11 @@ static std::vector<std::string> withOutput(ArrayRef<std::string> Args,
 }
 
 /// Links \p L again with \p Flags into \p Output, its output in \p Log;
-/// what the link cost goes into \p Cost if given.
+/// the link's result goes into \p Result if given.
 static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
                       const PgoWrapperConfig &Final, StringRef Output,
                       StringRef Log, StringRef What,
-                      PgoLinkCost *Cost = nullptr) {
+                      ProcessResult *Result = nullptr) {
   RecordedLink Into = L;
   Into.Args = withOutput(L.Args, Output);
   ProcessSetup Setup;
@@ -196,11 +196,8 @@ static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
   if (P->ExitStatus != 0)
     return skipped(What + " exited with status " + Twine(P->ExitStatus) +
                    " (its output is in " + Log + ")");
-  if (Cost) {
-    Cost->WallSeconds = P->WallSeconds;
-    Cost->CPUSeconds = P->CPUSeconds;
-    Cost->PeakRSSKiB = P->PeakRSSKiB;
-  }
+  if (Result)
+    *Result = *P;
   return Error::success();
 }
 
@@ -456,7 +453,7 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
   for (const RecordedLink &L : Links) {
     PgoBlockLayout Result;
     Result.Program = L.Target;
-    PgoLinkCost Cost{L.Target, "block layout relink"};
+    ProcessResult Relink;
     BlockLayoutFiles Files(
         WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)), L.Target);
     auto Attempt = [&]() -> Error {
@@ -491,7 +488,7 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
           << '\n';
       if (Error E = linkInto(L, withBlockLayout(*Flags, Profile), Final,
                              Files.Relinked, Files.Dir + "/relink.log",
-                             "the relink with the block profile", &Cost))
+                             "the relink with the block profile", &Relink))
         return E;
       return replaceFileAtomically(Files.Relinked, L.Target,
                                    "optimize: block layout");
@@ -508,7 +505,7 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     Result.Outcome = "done";
     B.BlockLayouts.push_back(std::move(Result));
     restampProgram(B, L.Target);
-    recordFinalLink(B, std::move(Cost));
+    recordFinalLink(B, linkCost(L.Target, "block layout relink", Relink));
     std::vector<ProgramCopy> Mine;
     for (const ProgramCopy &C : Copies)
       if (C.Target == L.Target)

@@ -320,8 +320,7 @@ static Error contextSensitiveRelink(
                                Setup.Stdout + ")",
                            WS.display(L.Target));
     restampProgram(B, L.Target);
-    recordFinalLink(B, {L.Target, "context-sensitive relink", P->WallSeconds,
-                        P->CPUSeconds, P->PeakRSSKiB});
+    recordFinalLink(B, linkCost(L.Target, "context-sensitive relink", *P));
   }
   if (Error E = refreshProgramCopies(Copies, WS, Out))
     return E;

@@ -299,6 +299,11 @@ runProcess(ArrayRef<std::string> Command,
   return R;
 }
 
+PgoLinkCost linkCost(StringRef Program, StringRef Link,
+                     const ProcessResult &P) {
+  return {Program.str(), Link.str(), P.WallSeconds, P.CPUSeconds, P.PeakRSSKiB};
+}
+
 std::string describeNow(const PgoFileStamp &Then) {
   Expected<PgoFileStamp> Now = stampFile(Then.Path, !Then.Hash.empty());
   if (!Now) {

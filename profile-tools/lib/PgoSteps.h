@@ -115,6 +115,11 @@ struct ProcessResult {
   uint64_t PeakRSSKiB = 0;
 };
 
+/// What the link \p P of \p Program cost, as the manifest records it
+/// (\p Link: which of the optimize phase's links it was).
+PgoLinkCost linkCost(llvm::StringRef Program, llvm::StringRef Link,
+                     const ProcessResult &P);
+
 /// Where a process runs and what its standard streams are ("": kiln's).
 struct ProcessSetup {
   std::string Cwd;
