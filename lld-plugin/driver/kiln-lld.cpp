@@ -180,8 +180,9 @@ int main(int Argc, const char **Argv) {
   // The scratch files of this run (the checked sections profile, the
   // preliminary link's files), removed at exit unless --kiln-save-temps.
   kiln::ScratchDirectory Scratch;
-  Expected<std::string> BlockSections = kiln::applyBlockLayoutOptions(
-      Flavor, Split->Kiln, Split->LinkerArgs, Scratch, errs());
+  Expected<std::string> BlockSections =
+      kiln::applyBlockLayoutOptions(Flavor, Split->Kiln, !PluginPath.empty(),
+                                    Split->LinkerArgs, Scratch, errs());
   if (!BlockSections) {
     WithColor::error(errs(), "kiln-lld")
         << toString(BlockSections.takeError()) << '\n';

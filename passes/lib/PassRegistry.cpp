@@ -26,6 +26,7 @@
 #include "kiln/Passes/ProfileInlineAdvisor.h"
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
+#include "kiln/Passes/UniqueLocalNames.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/Passes/PassBuilder.h"

@@ -45,6 +45,7 @@
 #include "kiln/Passes/ImportShaping.h"
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
+#include "kiln/Passes/UniqueLocalNames.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -123,6 +124,13 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
   // only in ThinLTO pre-link, the one phase whose summary the thin link reads.
   if (ShapeImports && Phase == ThinOrFullLTOPhase::ThinLTOPreLink)
     MPM.addPass(kiln::ImportShapingPass());
+  // Before anything names a section after a function: the backend's code
+  // generation, the profile it is given and the linker's order file all
+  // know the function by its new name. Only in the backends kiln-lld
+  // writes the list for; full LTO's merged module has unique names.
+  if (kiln::isUniqueLocalNamesRequested() &&
+      Phase == ThinOrFullLTOPhase::ThinLTOPostLink)
+    MPM.addPass(kiln::UniqueLocalNamesPass());
   if (EmitProfileRemarks)
     MPM.addPass(kiln::ProfileRemarksPass());
   if (PrintFunctionProfile)

@@ -106,6 +106,13 @@ std::vector<std::string> kiln::getKilnOptionsFromEnvironment() {
   return Options;
 }
 
+/// \returns whether \p Option names a file kiln-lld writes anew for each
+/// link, at a new path every time: its content keys the configuration, its
+/// path would only keep a cache from ever being reused.
+static bool isKeyedByContentOnly(StringRef Option) {
+  return kiln::getOptionName(Option) == "kiln-unique-local-names";
+}
+
 Error kiln::addKilnConfiguration(StableDigest &Digest, StringRef PluginPath,
                                  ArrayRef<std::string> Options) {
   // The module's bytes, not its version string: a rebuilt plugin of the
@@ -115,7 +122,9 @@ Error kiln::addKilnConfiguration(StableDigest &Digest, StringRef PluginPath,
     return createStringError(inconvertibleErrorCode(),
                              "the Kiln plugin: " + toString(std::move(E)));
   for (const std::string &Option : canonicalizeOptions(Options)) {
-    Digest.add("option", Option);
+    Digest.add("option", isKeyedByContentOnly(Option)
+                             ? kiln::getOptionName(Option)
+                             : StringRef(Option));
     StringRef Value = StringRef(Option).split('=').second;
     if (Value.empty() || isOutputOption(Option) ||
         !sys::fs::is_regular_file(Value))

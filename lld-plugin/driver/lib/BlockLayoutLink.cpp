@@ -16,6 +16,7 @@
 #include "kiln/Sources/BlockProfileText.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/OutputFile.h"
+#include "kiln/Support/UniqueLocalNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -87,8 +88,8 @@ struct PlannedBlockProfile {
 /// the diagnostics name instead of the planned file, and the summary says
 /// how many functions the link does not define.
 static Expected<std::string>
-checkSectionsProfile(const KilnLinkOptions &Options,
-                     ArrayRef<std::string> LinkerArgs, raw_ostream &Diag,
+checkSectionsProfile(const KilnLinkOptions &Options, const LinkBitcode *Bitcode,
+                     StringRef BitcodeError, raw_ostream &Diag,
                      SectionsCheck *Check = nullptr) {
   StringRef Path = Options.BlockSections;
   auto Unusable = [&](const Twine &Why) -> Expected<std::string> {
@@ -107,10 +108,8 @@ checkSectionsProfile(const KilnLinkOptions &Options,
   if (!Profile)
     return Unusable(toString(Profile.takeError()));
 
-  Expected<LinkBitcode> Bitcode =
-      readLinkBitcode(findLinkInputFiles(LinkerArgs));
   if (!Bitcode)
-    return Unusable(toString(Bitcode.takeError()));
+    return Unusable(BitcodeError);
   if (Bitcode->NumModules == 0)
     return Unusable("--kiln-block-sections: the link has no bitcode: block "
                     "sections are laid out by LTO code generation (for "
@@ -234,9 +233,42 @@ static void summarizeBlockProfile(const PlannedBlockProfile &Planned,
       << " refused, " << Planned.Skipped << " skipped by the planner\n";
 }
 
+/// Asks the ThinLTO backends of the link to rename \p Bitcode's same-named
+/// locals (kiln/Support/UniqueLocalNames.h): a list in \p Scratch, named by
+/// `-mllvm -kiln-unique-local-names=`. Nothing to do without such locals,
+/// or when the plugin that renames them is not loaded (then a profile of
+/// the link names them as before, ambiguously), or the link already names
+/// a list.
+static Error addUniqueLocalNames(const LinkBitcode *Bitcode, bool HasPlugin,
+                                 bool Verbose,
+                                 std::vector<std::string> &LinkerArgs,
+                                 ScratchDirectory &Scratch, raw_ostream &Diag) {
+  if (!Bitcode || Bitcode->UniqueLocals.empty() || !HasPlugin ||
+      hasMllvmOption(LinkerArgs, "kiln-unique-local-names"))
+    return Error::success();
+  if (Error E = Scratch.create())
+    return E;
+  std::string List = Scratch.file("unique-local-names.txt");
+  if (Error E = writeOutputFile(
+          List,
+          [&](raw_ostream &OS) {
+            writeUniqueLocalNames(Bitcode->UniqueLocals, OS);
+          },
+          sys::fs::OF_Text))
+    return E;
+  LinkerArgs.push_back("-mllvm");
+  LinkerArgs.push_back("-kiln-unique-local-names=" + List);
+  if (Verbose)
+    Diag << ToolName << ": note: " << Bitcode->UniqueLocals.size()
+         << " local function(s) share a name with other functions of the "
+            "link; the ThinLTO backends give them unique names ("
+         << List << ")\n";
+  return Error::success();
+}
+
 Expected<std::string>
 kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
-                              const KilnLinkOptions &Options,
+                              const KilnLinkOptions &Options, bool HasPlugin,
                               std::vector<std::string> &LinkerArgs,
                               ScratchDirectory &Scratch, raw_ostream &Diag) {
   const bool AddressMap = Options.BlockAddressMap || Options.BlockHashes;
@@ -269,6 +301,19 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
     LinkerArgs.push_back("-mllvm");
     LinkerArgs.push_back("-emit-bb-hash");
   }
+  // The names of the link's functions: the sections profile is checked
+  // against them, and same-named locals are renamed alike in the
+  // address-mapped link and in the one that uses its profile.
+  std::optional<LinkBitcode> Bitcode;
+  std::string BitcodeError;
+  if (Expected<LinkBitcode> Read =
+          readLinkBitcode(findLinkInputFiles(LinkerArgs)))
+    Bitcode = std::move(*Read);
+  else
+    BitcodeError = toString(Read.takeError());
+  if (Error E = addUniqueLocalNames(Bitcode ? &*Bitcode : nullptr, HasPlugin,
+                                    Options.Verbose, LinkerArgs, Scratch, Diag))
+    return std::move(E);
   if (Options.BlockSections.empty() && Options.BlockProfile.empty())
     return "";
 
@@ -308,8 +353,9 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
                                     "a basic-block sections profile; drop "
                                     "one of them");
   SectionsCheck Check;
-  Expected<std::string> Text = checkSectionsProfile(Effective, LinkerArgs, Diag,
-                                                    Plan ? &Check : nullptr);
+  Expected<std::string> Text =
+      checkSectionsProfile(Effective, Bitcode ? &*Bitcode : nullptr,
+                           BitcodeError, Diag, Plan ? &Check : nullptr);
   if (Text && Plan)
     summarizeBlockProfile(*Plan, Check, Diag);
   if (!Text || Text->empty())

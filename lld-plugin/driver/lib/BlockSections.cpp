@@ -290,6 +290,15 @@ kiln::filterBlockSections(const BlockSectionsProfile &P,
     for (StringRef Name : F.Names) {
       if (Names.Defined.contains(Name))
         InLink = true;
+      // The module's function of an ambiguous name is renamed in the
+      // backend: the entry follows it.
+      if (!F.Module.empty())
+        if (auto It = Names.UniqueNames.find(Name);
+            It != Names.UniqueNames.end())
+          for (const auto &[Source, Unique] : It->second)
+            if (sys::path::remove_leading_dotslash(Source) ==
+                sys::path::remove_leading_dotslash(F.Module))
+              AddAlias(Unique);
       // A local the link defines once: ThinLTO may promote it.
       if (auto It = Names.PromotedNames.find(Name);
           It != Names.PromotedNames.end()) {

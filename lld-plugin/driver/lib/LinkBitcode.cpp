@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/LLDDriver/LinkBitcode.h"
+#include "kiln/Support/UniqueLocalNames.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -90,6 +93,17 @@ kiln::findLinkInputFiles(ArrayRef<std::string> LinkerArgs) {
 }
 
 namespace {
+/// One definition of a local function.
+struct LocalDefinition {
+  /// The name ThinLTO gives it if it promotes it ("" if its module has no
+  /// hash).
+  std::string Promoted;
+  std::string SourceFileName;
+  /// Its module has a summary: ThinLTO compiles it, and the backend renames
+  /// it if kiln-lld asks (kiln/Support/UniqueLocalNames.h).
+  bool ThinLTO = false;
+};
+
 /// Collects the definitions module by module.
 class BitcodeNameReader {
 public:
@@ -100,11 +114,8 @@ private:
   Error readBuffer(MemoryBufferRef Buffer, StringRef Where);
 
   LinkBitcode Result;
-  /// Local name -> the promoted name of its only definition, or "" once a
-  /// second module defines it too, or the module has no hash.
-  StringMap<std::string> Locals;
-  /// Local name -> how many modules define it.
-  StringMap<unsigned> LocalDefinitions;
+  /// Local name -> its definitions, in the order the modules were read.
+  StringMap<std::vector<LocalDefinition>> Locals;
   /// Names of functions visible outside their module: a local of the same
   /// name is ambiguous too.
   StringSet<> Externals;
@@ -126,8 +137,13 @@ Error BitcodeNameReader::readBuffer(MemoryBufferRef Buffer, StringRef Where) {
                                Where + ": " + toString(M.takeError()));
     ++Result.NumModules;
     // ThinLTO names a promoted local after the module hash that its summary
-    // records; a module without a summary is compiled by full LTO, which
-    // does not promote.
+    // records, and its backends rename same-named locals when asked; full
+    // LTO (a module without a ThinLTO summary) does neither.
+    bool ThinLTO = false;
+    if (Expected<BitcodeLTOInfo> Info = BM.getLTOInfo())
+      ThinLTO = Info->IsThinLTO;
+    else
+      consumeError(Info.takeError());
     std::optional<ModuleHash> Hash;
     if (Expected<std::unique_ptr<ModuleSummaryIndex>> Index = BM.getSummary()) {
       for (const auto &Entry : (*Index)->modulePaths())
@@ -144,13 +160,13 @@ Error BitcodeNameReader::readBuffer(MemoryBufferRef Buffer, StringRef Where) {
         Externals.insert(F.getName());
         continue;
       }
-      std::string Promoted =
-          Hash ? ModuleSummaryIndex::getGlobalNameForLocal(F.getName(), *Hash)
-               : "";
-      auto [It, New] = Locals.try_emplace(F.getName(), Promoted);
-      if (!New)
-        It->second.clear();
-      ++LocalDefinitions[F.getName()];
+      LocalDefinition Definition;
+      if (Hash)
+        Definition.Promoted =
+            ModuleSummaryIndex::getGlobalNameForLocal(F.getName(), *Hash);
+      Definition.SourceFileName = (*M)->getSourceFileName();
+      Definition.ThinLTO = ThinLTO;
+      Locals[F.getName()].push_back(std::move(Definition));
     }
   }
   return Error::success();
@@ -195,15 +211,38 @@ Error BitcodeNameReader::readFile(StringRef Path) {
 }
 
 LinkBitcode BitcodeNameReader::finish() {
-  for (const auto &Local : Locals)
-    if (!Local.second.empty() && !Externals.contains(Local.first()))
-      Result.Names.PromotedNames[Local.first()] = Local.second;
-  for (const auto &Local : LocalDefinitions) {
-    unsigned Definitions =
-        Local.second + (Externals.contains(Local.first()) ? 1 : 0);
-    if (Definitions > 1)
-      Result.Names.AmbiguousNames[Local.first()] = Definitions;
+  LinkFunctionNames &Names = Result.Names;
+  for (const auto &Local : Locals) {
+    StringRef Name = Local.first();
+    const std::vector<LocalDefinition> &Definitions = Local.second;
+    unsigned Count = Definitions.size() + (Externals.contains(Name) ? 1 : 0);
+    if (Count == 1) {
+      if (!Definitions.front().Promoted.empty())
+        Names.PromotedNames[Name] = Definitions.front().Promoted;
+      continue;
+    }
+    Names.AmbiguousNames[Name] = Count;
+    StringMap<unsigned> PerSource;
+    for (const LocalDefinition &Definition : Definitions)
+      ++PerSource[Definition.SourceFileName];
+    for (const LocalDefinition &Definition : Definitions) {
+      // Each module's promoted name is its own: a profile of the binary
+      // names such a function unambiguously.
+      if (!Definition.Promoted.empty())
+        Names.Defined.insert(Definition.Promoted);
+      // Two modules of one source file would get the same new name.
+      if (!Definition.ThinLTO || PerSource[Definition.SourceFileName] > 1)
+        continue;
+      std::string Unique =
+          Name.str() + getUniqueLocalSuffix(Definition.SourceFileName);
+      Names.Defined.insert(Unique);
+      Names.UniqueNames[Name].push_back({Definition.SourceFileName, Unique});
+      Result.UniqueLocals.push_back({Name.str(), Definition.SourceFileName});
+    }
   }
+  llvm::sort(Result.UniqueLocals);
+  for (auto &Entry : Names.UniqueNames)
+    llvm::sort(Entry.second);
   return std::move(Result);
 }
 

@@ -201,6 +201,33 @@ TEST(BlockSections, RefusesANameOfSeveralLocalsWithoutItsModule) {
   EXPECT_EQ(WithModule.Kept[0].Module, "b.c");
 }
 
+TEST(BlockSections, FollowsTheModuleOfAnEntryToItsRenamedFunction) {
+  LinkFunctionNames Names;
+  Names.Defined.insert("shared");
+  Names.Defined.insert("shared.__uniq.1");
+  Names.Defined.insert("shared.__uniq.2");
+  Names.AmbiguousNames["shared"] = 2;
+  Names.UniqueNames["shared"] = {{"./a.c", "shared.__uniq.1"},
+                                 {"b.c", "shared.__uniq.2"}};
+  FilteredBlockSections F = filterBlockSections(
+      parse("v1\nm a.c\nf shared\nc 0 1\nm b.c\nf other\nc 0\n"), Names);
+  // `m a.c` is `./a.c`'s module (LLVM drops a leading `./` too).
+  ASSERT_EQ(F.Kept.size(), 1u);
+  EXPECT_THAT(F.Kept[0].Names, ElementsAre("shared", "shared.__uniq.1"));
+  EXPECT_EQ(F.NotInLink, 1u);
+  // No module of c.c defines `shared`: the entry keeps the name LLVM
+  // matches by itself.
+  FilteredBlockSections Other =
+      filterBlockSections(parse("v1\nm c.c\nf shared\nc 0\n"), Names);
+  ASSERT_EQ(Other.Kept.size(), 1u);
+  EXPECT_THAT(Other.Kept[0].Names, ElementsAre("shared"));
+  // The unique name alone, as a profile of the binary names it.
+  FilteredBlockSections ByUnique =
+      filterBlockSections(parse("v1\nf shared.__uniq.2\nc 0\n"), Names);
+  ASSERT_EQ(ByUnique.Kept.size(), 1u);
+  EXPECT_TRUE(ByUnique.Refused.empty());
+}
+
 TEST(BlockSections, WritesWhatItParsed) {
   std::string Text = "v1\nm a.c\nf work w2\nc 0 1\nc 2\np 1 2\nf b\nc 0\n";
   BlockSectionsProfile P = parse(Text);

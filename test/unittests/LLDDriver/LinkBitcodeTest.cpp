@@ -129,6 +129,63 @@ TEST(LinkBitcode, NamesThePromotionsOfUnambiguousLocals) {
               MatchesRegex("helper\\.llvm\\.[0-9]+"));
 }
 
+TEST(LinkBitcode, GivesSameNamedLocalsOfThinLTOModulesUniqueNames) {
+  auto Module = [](StringRef Source, StringRef Body) {
+    return ("source_filename = \"" + Source + "\"\n" + Target + Body).str();
+  };
+  test::TempFile One(
+      "one", "bc",
+      writeBitcode(Module("one.c", "define internal void @twice() { "
+                                   "ret void }\n"
+                                   "define internal void @clash() { "
+                                   "ret void }\n"),
+                   /*Thin=*/true)),
+      Two("two", "bc",
+          writeBitcode(Module("two.c", "define internal void @twice() { "
+                                       "ret void }\n"
+                                       "define void @clash() { ret void }\n"),
+                       /*Thin=*/true)),
+      Full("full", "bc",
+           writeBitcode(
+               Module("full.c", "define internal void @twice() { ret void }\n"),
+               /*Thin=*/false)),
+      Dup1("dup1", "bc",
+           writeBitcode(
+               Module("dup.c", "define internal void @same() { ret void }\n"),
+               /*Thin=*/true)),
+      Dup2("dup2", "bc",
+           writeBitcode(Module("dup.c", "define internal void @same() { "
+                                        "ret void }\n"
+                                        "define void @dup2() { ret void }\n"),
+                        /*Thin=*/true));
+  Expected<LinkBitcode> Read =
+      readLinkBitcode({One.path().str(), Two.path().str(), Full.path().str(),
+                       Dup1.path().str(), Dup2.path().str()});
+  ASSERT_THAT_EXPECTED(Read, Succeeded());
+  // Full LTO renames nothing; two modules of dup.c would get one name.
+  EXPECT_THAT(Read->UniqueLocals, ElementsAre(UniqueLocal{"clash", "one.c"},
+                                              UniqueLocal{"twice", "one.c"},
+                                              UniqueLocal{"twice", "two.c"}));
+  std::string OneTwice = "twice" + getUniqueLocalSuffix("one.c");
+  std::string TwoTwice = "twice" + getUniqueLocalSuffix("two.c");
+  EXPECT_TRUE(Read->Names.Defined.contains(OneTwice));
+  EXPECT_TRUE(Read->Names.Defined.contains(TwoTwice));
+  EXPECT_TRUE(Read->Names.Defined.contains("twice"));
+  EXPECT_EQ(Read->Names.AmbiguousNames.lookup("twice"), 3u);
+  EXPECT_EQ(Read->Names.AmbiguousNames.lookup("same"), 2u);
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_THAT(Read->Names.UniqueNames.lookup("twice"),
+              ElementsAre(Pair("one.c", OneTwice), Pair("two.c", TwoTwice)));
+  EXPECT_FALSE(Read->Names.UniqueNames.contains("same"));
+  // Each ThinLTO module's promotion of an ambiguous local is its own name.
+  unsigned Promoted = 0;
+  for (const auto &Name : Read->Names.Defined)
+    if (StringRef(Name.getKey()).starts_with("twice.llvm.") ||
+        StringRef(Name.getKey()).starts_with("same.llvm."))
+      ++Promoted;
+  EXPECT_EQ(Promoted, 4u);
+}
+
 TEST(LinkBitcode, NamesTheFileItCannotRead) {
   test::TempFile Bad("bad", "bc",
                      "BC\xc0\xde"

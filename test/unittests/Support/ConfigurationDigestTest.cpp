@@ -129,6 +129,19 @@ TEST(ConfigurationDigest, CoversPluginOptionsAndTheirFiles) {
   EXPECT_EQ(digestOf(Plugin.path(), {Out}), WithOut);
 }
 
+TEST(ConfigurationDigest, KeysKilnLldsNewListsByContentOnly) {
+  // kiln-lld writes the list anew, at a new path, in each link.
+  TempFile Plugin("plugin");
+  TempFile First("kiln-unique-local-names v1\nf a.c\n");
+  TempFile Second("kiln-unique-local-names v1\nf a.c\n");
+  auto Digest = [&](const TempFile &List) {
+    return digestOf(Plugin.path(), {"-kiln-unique-local-names=" + List.path()});
+  };
+  EXPECT_EQ(Digest(First), Digest(Second));
+  Second.write("kiln-unique-local-names v1\nf b.c\n");
+  EXPECT_NE(Digest(First), Digest(Second));
+}
+
 TEST(ConfigurationDigest, UnreadablePluginIsAnError) {
   kiln::StableDigest Digest;
   EXPECT_THAT_ERROR(

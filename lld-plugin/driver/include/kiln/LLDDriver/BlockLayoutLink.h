@@ -42,15 +42,20 @@ class ScratchDirectory;
 
 /// Adds the options \p Options' block-layout requests need to \p LinkerArgs
 /// (argv, program name first) for \p Flavor; the checked sections profile
-/// goes into \p Scratch. Problems of the profile are warnings on \p Diag
-/// and the link goes on without it (`--kiln-strict`: an error).
+/// goes into \p Scratch. Where the link's bitcode has local functions that
+/// share a name with others and \p HasPlugin (Kiln's plugin runs in the
+/// link's LTO), the ThinLTO backends are asked to give them unique names
+/// (kiln/Support/UniqueLocalNames.h), alike in every such link of the same
+/// objects, so a block profile and the order tell them apart. Problems of the
+/// profile are warnings on \p Diag and the link goes on without it
+/// (`--kiln-strict`: an error).
 /// \returns the content of the profile given to LTO ("" if none), which the
 /// ThinLTO cache must be keyed on (lld's key does not cover it), or an
 /// error for a request kiln-lld refuses (another flavor than ELF, a second
 /// sections profile).
 llvm::Expected<std::string>
 applyBlockLayoutOptions(LinkerFlavor Flavor, const KilnLinkOptions &Options,
-                        std::vector<std::string> &LinkerArgs,
+                        bool HasPlugin, std::vector<std::string> &LinkerArgs,
                         ScratchDirectory &Scratch, llvm::raw_ostream &Diag);
 
 } // namespace kiln

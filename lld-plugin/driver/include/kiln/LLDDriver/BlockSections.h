@@ -43,6 +43,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -84,6 +85,10 @@ struct LinkFunctionNames {
   /// functions have it. LLVM lays out every function of the name by one
   /// profile entry, unless an `m` line says which module's.
   llvm::StringMap<unsigned> AmbiguousNames;
+  /// An ambiguous name -> (source file name, unique name) of each of its
+  /// functions the backends rename (kiln/Support/UniqueLocalNames.h), so an
+  /// entry with an `m` line finds its module's function under the new name.
+  llvm::StringMap<std::vector<std::pair<std::string, std::string>>> UniqueNames;
 };
 
 /// The profile split by what the link can use.

@@ -22,6 +22,7 @@
 #define KILN_LLDDRIVER_LINKBITCODE_H
 
 #include "kiln/LLDDriver/BlockSections.h"
+#include "kiln/Support/UniqueLocalNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -41,12 +42,18 @@ findLinkInputFiles(llvm::ArrayRef<std::string> LinkerArgs);
 struct LinkBitcode {
   LinkFunctionNames Names;
   unsigned NumModules = 0; ///< Bitcode modules read.
+  /// The locals the ThinLTO backends should rename (LinkFunctionNames::
+  /// UniqueNames), sorted: the list `-kiln-unique-local-names=` reads.
+  std::vector<UniqueLocal> UniqueLocals;
 };
 
 /// Reads the function definitions of every bitcode module in \p Paths
 /// (files and archive members; other files are skipped). A local defined by
 /// one module only gets the name ThinLTO would promote it to, from that
-/// module's hash. \returns an error naming the file it cannot read.
+/// module's hash; a local whose name other functions have gets each
+/// module's promoted name and, in a ThinLTO module whose source file no
+/// other module has, its unique name. \returns an error naming the file it
+/// cannot read.
 llvm::Expected<LinkBitcode> readLinkBitcode(llvm::ArrayRef<std::string> Paths);
 
 } // namespace kiln
