@@ -87,10 +87,14 @@ std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
     Default.PolicyChosen = true;
     char Saving[16];
     std::snprintf(Saving, sizeof(Saving), "%.1f%%", PgoPolicyMinSaving * 100);
-    return "measured per program by the training's replays under callgrind: " +
-           describeCompilePolicy(alternativePolicy(Transforms)) +
-           " where it executes " + Saving + " fewer instructions, else " +
-           describeCompilePolicy(Default);
+    // Each policy is a list joined by semicolons: sentences keep the two
+    // apart.
+    return "measured per program by the training's replays under callgrind: "
+           "the other policy where they execute " +
+           std::string(Saving) +
+           " fewer instructions with it, else the default. Default: " +
+           describeCompilePolicy(Default) +
+           ". Other: " + describeCompilePolicy(alternativePolicy(Transforms));
   }
   std::string S = "IR PGO";
   if (Transforms.usesContextSensitiveCompile())
