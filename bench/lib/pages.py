@@ -276,7 +276,10 @@ def _parse_size(tok: str) -> int:
     return int(tok, 16) if tok.startswith("0x") else int(tok)
 
 
-_COLD_PART_RE = re.compile(r"\.cold(\.\d+)?$")
+# Parts of a function laid out apart from it: the cold part of LLVM's
+# machine function splitter and GCC (`fn.cold`), BOLT's (`fn.cold.N`), and
+# the clusters of basic-block sections (`fn.__part.N`; block layout).
+_SPLIT_PART_RE = re.compile(r"\.(cold(\.\d+)?|__part\.\d+)$")
 
 
 @dataclass(frozen=True)
@@ -326,10 +329,9 @@ def parse_readelf_symbols(text: str, zero_size: bool = False) -> list[Function]:
     addresses in diagnostics.
     """
     def keep(r: SymbolRow) -> bool:
-        # Split functions' cold parts (LLVM's machine function splitter,
-        # GCC: `fn.cold`; BOLT: `fn.cold.N`) are sized NOTYPE symbols: they
-        # are parts of code of their own, placed apart from their function.
-        if r.type != "FUNC" and not (r.type == "NOTYPE" and _COLD_PART_RE.search(r.name)):
+        # A function's split parts are sized NOTYPE symbols: they are code
+        # of their own, placed apart from their function.
+        if r.type != "FUNC" and not (r.type == "NOTYPE" and _SPLIT_PART_RE.search(r.name)):
             return False
         return (r.size == 0) == zero_size
 

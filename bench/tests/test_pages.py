@@ -94,14 +94,15 @@ class SymbolsTest(unittest.TestCase):
         self.assertEqual(pages.parse_readelf_symbols(text),
                          [pages.Function(0x10000, 100000, "big")])
 
-    def test_cold_parts_are_functions(self):
-        text = ("Symbol table '.symtab' contains 4 entries:\n"
+    def test_split_parts_are_functions(self):
+        text = ("Symbol table '.symtab' contains 5 entries:\n"
                 "     1: 0000000000001000    40 FUNC    GLOBAL DEFAULT    14 work\n"
                 "     2: 0000000000009000    24 NOTYPE  LOCAL  DEFAULT    14 work.cold\n"
                 "     3: 0000000000009100     8 NOTYPE  LOCAL  DEFAULT    14 f.cold.1\n"
-                "     4: 0000000000009200    16 NOTYPE  LOCAL  DEFAULT    14 data_label\n")
+                "     4: 0000000000009200    16 NOTYPE  LOCAL  DEFAULT    14 data_label\n"
+                "     5: 0000000000002000    12 NOTYPE  LOCAL  DEFAULT    14 work.__part.1\n")
         self.assertEqual([f.name for f in pages.parse_readelf_symbols(text)],
-                         ["work", "work.cold", "f.cold.1"])
+                         ["work", "work.__part.1", "work.cold", "f.cold.1"])
 
     def test_lookup(self):
         index = pages.FunctionIndex(pages.parse_readelf_symbols(_read("tiny.symbols")))
