@@ -365,22 +365,41 @@ CompositeLayout CompositeBuilder::run() {
     SteadyHeat.push_back(Steady.Heat[N]);
   Result.HotThreshold = computeHotThreshold(SteadyHeat, Config.HotCutoff);
 
-  std::vector<NodeId> StartupNodes, StartupHotNodes, HotNodes, WarmNodes,
-      ColdNodes;
+  std::vector<NodeId> StartupNodes, StartupWarmNodes, StartupHotNodes,
+      HotNodes, WarmNodes, ColdNodes;
   auto IsSteadyHot = [&](NodeId N) {
     return Steady.Executed.test(N) && Result.HotThreshold > 0 &&
            Steady.Heat[N] >= Result.HotThreshold;
   };
+  // Where a node startup runs goes in the startup group: code the steady
+  // state runs closes the group, its warm code then its hot code, ordered
+  // for the steady state's cache next to the hot group, which follows; the
+  // rest is ordered by the startup traces. Startup still runs through one
+  // contiguous range.
+  // The warm code stays with the traces when they are partitioned: each
+  // startup trace then runs through as few pages as the partitioning can
+  // give it, which an order for the steady state would undo. With fewer
+  // traces the group's order changes none of its pages.
+  size_t NumStartupTraces = 0;
+  for (ScenarioId Id : Startup.Scenarios)
+    NumStartupTraces += G.getScenario(Id).Traces.size();
+  const bool PartitionsTraces =
+      NumStartupTraces >= Config.MinTracesForPartitioning &&
+      Config.MaxPartitioningNodes > 0;
+  const bool WarmLast = Config.WarmStartupCodeLast && !PartitionsTraces;
+  auto StartupPart = [&](NodeId N) -> std::vector<NodeId> & {
+    if (!Config.HotStartupCodeLast || !Steady.Executed.test(N))
+      return StartupNodes;
+    if (IsSteadyHot(N))
+      return StartupHotNodes;
+    return WarmLast ? StartupWarmNodes : StartupNodes;
+  };
   for (NodeId N = 0; N < G.getNumNodes(); ++N) {
     // Code that startup runs but that is also the steady state's hot code
-    // is ordered with the hot code, for the cache: the hot group follows
-    // the startup group, so startup still runs through one contiguous
-    // range.
+    // can instead join the hot group (HotStartupCodeGoesHot).
     if (Startup.Executed.test(N) &&
         !(Config.HotStartupCodeGoesHot && IsSteadyHot(N)))
-      (Config.HotStartupCodeLast && IsSteadyHot(N) ? StartupHotNodes
-                                                   : StartupNodes)
-          .push_back(N);
+      StartupPart(N).push_back(N);
     else if (!Steady.Executed.test(N))
       ColdNodes.push_back(N);
     else if (Result.HotThreshold > 0 && Steady.Heat[N] >= Result.HotThreshold)
@@ -393,6 +412,8 @@ CompositeLayout CompositeBuilder::run() {
   Phase.emplace(Times, "startup group");
   GroupSummary &StartupSummary = Groups[unsigned(LayoutGroup::Startup)];
   std::vector<NodeId> Order = orderStartup(StartupNodes, StartupSummary);
+  llvm::append_range(Order, orderGroup(StartupWarmNodes, Steady,
+                                       Config.WarmAlgorithm, StartupSummary));
   llvm::append_range(Order, orderGroup(StartupHotNodes, Steady,
                                        Config.HotAlgorithm, StartupSummary));
   place(Order, LayoutGroup::Startup);
@@ -421,7 +442,8 @@ CompositeLayout CompositeBuilder::run() {
       Summary.Method = Summary.Segments.front().Method;
 
   assert(Result.Order.size() ==
-             StartupNodes.size() + StartupHotNodes.size() + HotNodes.size() +
+             StartupNodes.size() + StartupWarmNodes.size() +
+                 StartupHotNodes.size() + HotNodes.size() +
                  WarmNodes.size() +
                  (Config.PlaceColdNodes ? ColdNodes.size() : 0) &&
          "a group lost or duplicated a node");

@@ -31,7 +31,8 @@ PlacedNode cold(NodeId N) { return PlacedNode{N, LayoutGroup::Cold}; }
 ///   2 loop, 3 work: hot (1000 and 900 steady runs, 2 calls 3);
 ///   4 log: warm (10 runs); 7 rare: warm, named only by a steady trace;
 ///   5 unused: never executed.
-/// main also runs in steady state: startup wins.
+/// main also runs in steady state (once, so warm there): it stays in the
+/// startup group, which it closes, next to the steady state's code.
 struct SmallProgram {
   CallGraph G;
   NodeId Main, Init, Loop, Work, Log, Unused, Cfg, Rare;
@@ -82,22 +83,24 @@ TEST(CompositeLayout, HotThreshold) {
 }
 
 TEST(CompositeLayout, GroupsInOrder) {
-  // Startup: the single trace's order (main, init), then cfg, which no
-  // trace names. Hot (threshold 900): cdsort puts the caller loop before
-  // work. Warm: log (density 10 / 50) before rare (never counted). Cold
-  // code is left to the linker.
+  // Startup: the single trace's order of the code only startup runs (init),
+  // then cfg, which no trace names, then main, which the steady state runs
+  // too. Hot (threshold 900): cdsort puts the caller loop before work. Warm:
+  // log (density 10 / 50) before rare (never counted). Cold code is left to
+  // the linker.
   SmallProgram P;
   CompositeLayout L = computeCompositeLayout(P.G);
   EXPECT_THAT(L.Order,
-              ElementsAre(startup(P.Main), startup(P.Init), startup(P.Cfg),
+              ElementsAre(startup(P.Init), startup(P.Cfg), startup(P.Main),
                           hot(P.Loop), hot(P.Work), warm(P.Log), warm(P.Rare)));
   EXPECT_EQ(L.HotThreshold, 900u);
-  EXPECT_THAT(L.getNodeOrder(), ElementsAre(P.Main, P.Init, P.Cfg, P.Loop,
+  EXPECT_THAT(L.getNodeOrder(), ElementsAre(P.Init, P.Cfg, P.Main, P.Loop,
                                             P.Work, P.Log, P.Rare));
 
   const GroupSummary &Startup = L.getGroup(LayoutGroup::Startup);
   EXPECT_THAT(Startup.Segments,
-              ElementsAre(GroupSegment{OrderMethod::FirstExecution, 2},
+              ElementsAre(GroupSegment{OrderMethod::FirstExecution, 1},
+                          GroupSegment{OrderMethod::C3, 1},
                           GroupSegment{OrderMethod::C3, 1}));
   EXPECT_EQ(Startup.Method, OrderMethod::FirstExecution);
   EXPECT_EQ(Startup.NumNodes, 3u);
@@ -133,6 +136,8 @@ TEST(CompositeLayout, ColdPlacedLast) {
 TEST(CompositeLayout, StartupMethods) {
   // Two traces: balanced partitioning. With two nodes the first split
   // already separates them in first-execution order and nothing moves.
+  // Main, which the steady state runs (warm), is partitioned with the rest:
+  // the traces are, so it keeps its place in them.
   SmallProgram Two(/*NumStartupTraces=*/2);
   CompositeLayout L = computeCompositeLayout(Two.G);
   EXPECT_THAT(L.getGroup(LayoutGroup::Startup).Segments,
@@ -196,8 +201,8 @@ TEST(CompositeLayout, HotCutoffMovesNodesToWarm) {
   Config.HotCutoff = 500000;
   CompositeLayout L = computeCompositeLayout(P.G, Config);
   EXPECT_EQ(L.HotThreshold, 1000u);
-  EXPECT_THAT(L.Order, ElementsAre(startup(P.Main), startup(P.Init),
-                                   startup(P.Cfg), hot(P.Loop), warm(P.Work),
+  EXPECT_THAT(L.Order, ElementsAre(startup(P.Init), startup(P.Cfg),
+                                   startup(P.Main), hot(P.Loop), warm(P.Work),
                                    warm(P.Log), warm(P.Rare)));
 }
 
@@ -370,6 +375,62 @@ TEST(CompositeLayout, HotStartupCodeGoesWithTheHotCode) {
   Config.HotStartupCodeGoesHot = true;
   EXPECT_THAT(computeCompositeLayout(G, Config).Order,
               ElementsAre(startup(Main), startup(Init), hot(Loop), hot(Parse)));
+}
+
+TEST(CompositeLayout, SteadyStateCodeClosesTheStartupGroup) {
+  // Startup runs main, init, parse and setup, in that order; the steady
+  // state runs loop (hot), parse (hot, called by loop), setup (warm, once
+  // per request) and main. The code the steady state runs closes the
+  // startup group, its warm code (setup, main; C3 by the steady-state
+  // profile: setup, run 10 times, before main) before its hot code (parse),
+  // so that from setup to the hot group's loop the steady state runs
+  // through one range; init, which only startup runs, keeps its trace
+  // order in front. The group's members, and so its pages, stay the same.
+  CallGraph G;
+  NodeId Main = G.getOrAddNode("main", 100);
+  NodeId Init = G.getOrAddNode("init", 100);
+  NodeId Parse = G.getOrAddNode("parse", 100);
+  NodeId Setup = G.getOrAddNode("setup", 100);
+  NodeId Loop = G.getOrAddNode("loop", 100);
+  ScenarioId S = G.addScenario("launch", ScenarioKind::Startup);
+  G.addTrace(S, Trace{{Main, Init, Parse, Setup}, 1});
+  ScenarioId W = G.addScenario("serve", ScenarioKind::SteadyState);
+  G.addCount(W, Main, 1);
+  G.addCount(W, Setup, 10);
+  G.addCount(W, Parse, 1000);
+  G.addCount(W, Loop, 1000);
+  G.addEdge(W, Loop, Parse, 1000);
+
+  CompositeLayout L = computeCompositeLayout(G);
+  EXPECT_THAT(L.Order, ElementsAre(startup(Init), startup(Setup),
+                                   startup(Main), startup(Parse), hot(Loop)));
+  EXPECT_THAT(L.getGroup(LayoutGroup::Startup).Segments,
+              ElementsAre(GroupSegment{OrderMethod::FirstExecution, 1},
+                          GroupSegment{OrderMethod::C3, 2},
+                          GroupSegment{OrderMethod::CDSort, 1}));
+
+  // With two traces the startup code is partitioned by them, the warm code
+  // included (each trace's pages are what partitioning minimizes); the hot
+  // code still closes the group.
+  G.addTrace(S, Trace{{Main, Init, Parse, Setup}, 1});
+  CompositeLayout Partitioned = computeCompositeLayout(G);
+  EXPECT_THAT(Partitioned.getGroup(LayoutGroup::Startup).Segments,
+              ElementsAre(GroupSegment{OrderMethod::Partitioning, 3},
+                          GroupSegment{OrderMethod::CDSort, 1}));
+  EXPECT_EQ(Partitioned.Order[3], startup(Parse));
+
+  // Without WarmStartupCodeLast the warm code keeps its trace order among
+  // the startup-only code; only the hot code closes the group.
+  CompositeLayoutConfig Config;
+  Config.WarmStartupCodeLast = false;
+  EXPECT_THAT(computeCompositeLayout(G, Config).Order,
+              ElementsAre(startup(Main), startup(Init), startup(Setup),
+                          startup(Parse), hot(Loop)));
+  // Without HotStartupCodeLast the traces alone order the group.
+  Config.HotStartupCodeLast = false;
+  EXPECT_THAT(computeCompositeLayout(G, Config).Order,
+              ElementsAre(startup(Main), startup(Init), startup(Parse),
+                          startup(Setup), hot(Loop)));
 }
 
 } // namespace

@@ -32,10 +32,11 @@
 ///    count is the largest count of its blocks, calls go from the calling
 ///    block's cluster to the callee's entry cluster, control crossing from
 ///    one cluster of a function to another is an edge too) placed by Kiln's
-///    composite layout: clusters startup runs first and together (those hot
-///    in the steady state, shared ones mostly, closing that group), then
-///    the hot ones by cdsort, the warm ones by C3, the never-run ones last
-///    or left to the linker.
+///    composite layout: clusters startup runs first and together (the
+///    shared ones, which the steady state runs too, closing that group: the
+///    warm ones by C3, then the hot ones by cdsort), then the hot ones by
+///    cdsort, the warm ones by C3, the never-run ones last or left to the
+///    linker.
 ///
 /// The clusters are what LLVM's basic-block sections make of a `v1`
 /// profile (llvm/lib/CodeGen/BasicBlockSections.cpp): each `c` line is a

@@ -15,7 +15,12 @@
 ///    when there are at least MinTracesForPartitioning of them, by first
 ///    execution when there are fewer, and by StartupAlgorithm over the
 ///    startup calls when there are none; startup nodes that no trace names
-///    follow the traced ones, ordered by StartupAlgorithm.
+///    follow the traced ones, ordered by StartupAlgorithm. The startup nodes
+///    the steady state runs too close the group, ordered like the hot group
+///    (HotStartupCodeLast) and, unless the traces are partitioned, its warm
+///    ones before them, ordered like the warm group (WarmStartupCodeLast):
+///    the steady state then runs through one range from them to the warm
+///    group.
 /// 2. *Hot*: nodes executed in a steady-state scenario, not at startup,
 ///    whose heat reaches the hot threshold. Heat is the steady-state
 ///    weighted count, raised to the weighted incoming or outgoing call count
@@ -128,6 +133,17 @@ struct CompositeLayoutConfig {
   /// of the cache. Startup still runs through the same contiguous range of
   /// the same nodes: its page count does not change.
   bool HotStartupCodeLast = true;
+  /// Likewise, startup nodes that the steady state runs below the hot
+  /// threshold (its warm code: parsers, planners, setup run once per request)
+  /// come right before those, ordered like the warm group (WarmAlgorithm,
+  /// steady-state profile), instead of among the code only startup runs.
+  /// The steady state then runs through one range from them to the warm
+  /// group, not through lines and pages it shares with startup-only code.
+  /// Startup runs the same nodes through the same range: its page count does
+  /// not change. Needs HotStartupCodeLast. Not when the startup traces are
+  /// partitioned (MinTracesForPartitioning or more): then each trace's pages
+  /// are what the partitioning minimizes, and the warm code stays with it.
+  bool WarmStartupCodeLast = true;
   /// Place never-executed nodes last, or leave them out of the order.
   bool PlaceColdNodes = false;
   /// Replace C3.MaxClusterSize and CDSort.CacheSize by PageSize.
