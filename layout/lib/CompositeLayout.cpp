@@ -365,8 +365,8 @@ CompositeLayout CompositeBuilder::run() {
     SteadyHeat.push_back(Steady.Heat[N]);
   Result.HotThreshold = computeHotThreshold(SteadyHeat, Config.HotCutoff);
 
-  std::vector<NodeId> StartupNodes, StartupWarmNodes, StartupHotNodes,
-      HotNodes, WarmNodes, ColdNodes;
+  std::vector<NodeId> StartupNodes, StartupWarmNodes, StartupHotNodes, HotNodes,
+      WarmNodes, ColdNodes;
   auto IsSteadyHot = [&](NodeId N) {
     return Steady.Executed.test(N) && Result.HotThreshold > 0 &&
            Steady.Heat[N] >= Result.HotThreshold;
@@ -443,8 +443,7 @@ CompositeLayout CompositeBuilder::run() {
 
   assert(Result.Order.size() ==
              StartupNodes.size() + StartupWarmNodes.size() +
-                 StartupHotNodes.size() + HotNodes.size() +
-                 WarmNodes.size() +
+                 StartupHotNodes.size() + HotNodes.size() + WarmNodes.size() +
                  (Config.PlaceColdNodes ? ColdNodes.size() : 0) &&
          "a group lost or duplicated a node");
   return std::move(Result);

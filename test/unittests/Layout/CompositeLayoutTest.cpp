@@ -402,8 +402,8 @@ TEST(CompositeLayout, SteadyStateCodeClosesTheStartupGroup) {
   G.addEdge(W, Loop, Parse, 1000);
 
   CompositeLayout L = computeCompositeLayout(G);
-  EXPECT_THAT(L.Order, ElementsAre(startup(Init), startup(Setup),
-                                   startup(Main), startup(Parse), hot(Loop)));
+  EXPECT_THAT(L.Order, ElementsAre(startup(Init), startup(Setup), startup(Main),
+                                   startup(Parse), hot(Loop)));
   EXPECT_THAT(L.getGroup(LayoutGroup::Startup).Segments,
               ElementsAre(GroupSegment{OrderMethod::FirstExecution, 1},
                           GroupSegment{OrderMethod::C3, 2},
