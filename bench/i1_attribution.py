@@ -43,6 +43,20 @@ prints Markdown tables: the rows' totals (misses in own code and in each
 library, one-set misses, lines executed), each workload's misses, the
 misses by kind of code and by output section, and the functions whose
 misses differ most between the subject and the reference.
+
+`--layout-report FILE` adds where the subject's own misses fall in its
+block layout: by the composite group that placed each cluster (startup,
+hot, warm, cold) and the cluster's kind (the blocks only startup ran, both
+kinds of scenario ran, only the steady state ran, none ran), and in the
+functions no scenario ran, which the layout leaves to the linker. FILE is
+`kiln block-layout --report=` of the profile the subject was relinked with;
+the plan is deterministic, so for a program of `kiln pgo optimize` it is
+
+    kiln block-layout .kiln/optimize/block-layout/0/blocks.kbp -o /dev/null \
+        --report=layout.json
+
+(`alternative/blocks.kbp` when `kiln pgo status` says the other compile
+policy was chosen).
 """
 
 from __future__ import annotations
@@ -50,6 +64,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import collections
+import json
 import math
 import os
 import re
@@ -76,6 +91,35 @@ _BUILD_SUFFIX_RE = re.compile(r"\.(?:llvm|__uniq)\.\d+")
 
 class InputError(Exception):
     """An input the script cannot use (the message says which and why)."""
+
+
+# The layout place of code no cluster of the layout report holds: the
+# functions no scenario ran (and code outside any function).
+NOT_IN_LAYOUT = "not in the layout"
+
+
+def read_layout_report(path: str) -> dict[str, str]:
+    """``kiln block-layout --report=`` JSON: each cluster's symbol -> where
+    the layout put it, "<group> group, <kind> cluster"."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e.strerror or e))
+    except ValueError as e:
+        raise InputError("%s: not JSON (%s)" % (path, e))
+    layout = report.get("layout") if isinstance(report, dict) else None
+    if not isinstance(layout, list):
+        raise InputError("%s: no \"layout\" list: not a kiln block-layout --report" % path)
+    places: dict[str, str] = {}
+    for func in layout:
+        for c in (func.get("clusters") or []) if isinstance(func, dict) else []:
+            try:
+                places[c["symbol"]] = "%s group, %s cluster" % (c["group"], c["kind"])
+            except (KeyError, TypeError):
+                raise InputError("%s: a cluster of %s without symbol, group and kind"
+                                 % (path, func.get("function", "?")))
+    return places
 
 
 # --------------------------------------------------------------------------
@@ -300,6 +344,10 @@ class RunStats:
     kinds: Tally = field(default_factory=Tally)          # kind of code
     sections: Tally = field(default_factory=Tally)       # own code's output section
     parts: Tally = field(default_factory=Tally)          # own code: (function, part)
+    # Own code by its place in the block layout (--layout-report), with the
+    # lines executed there.
+    layout: Tally = field(default_factory=Tally)
+    layout_lines: collections.Counter = field(default_factory=collections.Counter)
     # Own code's footprint: lines (link address // 64) per function and
     # executed bytes per function, and the whole run's footprint.
     func_lines: dict = field(default_factory=dict)
@@ -330,8 +378,10 @@ def base_kind(name: str, weak_names: set[str], demangled: dict[str, str]) -> str
 
 
 def attribute(prof: Profile, binary: Binary, weak_names: set[str],
-              demangled: dict[str, str]) -> RunStats:
-    """One run of one build, attributed."""
+              demangled: dict[str, str],
+              layout: Optional[dict[str, str]] = None) -> RunStats:
+    """One run of one build, attributed; with \p layout (read_layout_report),
+    its own code by its place in the block layout too."""
     st = RunStats()
     iir, imiss = prof.event("Ir"), prof.event("I1mr")
     if prof.by_name is not None:
@@ -378,6 +428,7 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
     own_cost: dict[int, int] = {}
     all_cost: dict[int, int] = {}
     lines_of: dict[str, set[int]] = collections.defaultdict(set)
+    layout_lines: dict[str, set[int]] = collections.defaultdict(set)
     for ob in sorted(obj_names):
         fn_at = prof.fn_at.get(ob, {})
         for addr, c in prof.costs[ob].items():
@@ -392,6 +443,12 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
                 continue
             link = addr - (bias if ob == own_ob else unknown_bias)
             sym = binary.index.lookup(link)
+            if layout is not None:
+                place = layout.get(sym.name, NOT_IN_LAYOUT) if sym else NOT_IN_LAYOUT
+                st.layout.ir[place] += ir
+                st.layout.miss[place] += miss
+                if ir:
+                    layout_lines[place].add(link // LINE)
             if sym is None:
                 sec = next((s.name for s in binary.sections
                             if s.addr <= link < s.addr + s.size), "?")
@@ -409,6 +466,7 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
                 lines_of[name].update(range(link // LINE, (link + size - 1) // LINE + 1))
                 st.func_bytes[name] += size
     st.func_lines = {n: len(ls) for n, ls in lines_of.items()}
+    st.layout_lines = collections.Counter({p: len(ls) for p, ls in layout_lines.items()})
     fp = icache_lines.footprint({a: c for a, c in own_cost.items() if c})
     st.own_lines, st.own_hot_lines = fp.lines, fp.hot_lines
     st.own_bytes = sum(st.func_bytes.values())
@@ -556,6 +614,21 @@ def report(rows: dict[str, list[RunStats]], one_set: dict[str, list[RunStats]],
                       for k in secs])
         out.append("")
 
+    places = sorted({k for s in rows[subject] for k in s.layout.ir})
+    if places:
+        one = one_set.get(subject)
+        out.append("%s's own code by its place in the block layout (--layout-report)"
+                   % subject)
+        out.append("")
+        out += table(["place"] + ["misses"] + (["one-set misses"] if one else [])
+                     + ["Ir", "lines"],
+                     [[k, sum(s.layout.miss[k] for s in rows[subject])]
+                      + ([sum(s.layout.miss[k] for s in one)] if one else [])
+                      + [sum(s.layout.ir[k] for s in rows[subject]),
+                         sum(s.layout_lines[k] for s in rows[subject])]
+                      for k in places])
+        out.append("")
+
     parts = sorted({k for n in names for s in rows[n] for k in s.parts.ir if s.parts.ir[k]})
     if parts:
         def psum(n, k, what):
@@ -634,6 +707,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="disassembler for executed bytes ('' to count 1 byte per "
                          "instruction)")
     ap.add_argument("--cxxfilt", default="/usr/lib/llvm-22/bin/llvm-cxxfilt")
+    ap.add_argument("--layout-report", metavar="FILE",
+                    help="kiln block-layout --report= JSON of the subject's block layout: "
+                         "its own misses by layout group and cluster kind")
     args = ap.parse_args(argv)
 
     def fail(msg: str) -> int:
@@ -691,10 +767,14 @@ def main(argv: Optional[list[str]] = None) -> int:
         demangled = demangle(all_names, args.cxxfilt)
         for b in binaries.values():
             b.by_demangled = {_squash(demangled.get(s.name, s.name)): s.name for s in b.syms}
-        rows = {n: [attribute(p, binaries[n], weak_names, demangled) for p in profiles[n]]
-                for n in names}
-        one_set = {n: [attribute(p, binaries[n], weak_names, demangled) for p in ps]
-                   for n, ps in one_profiles.items()}
+        layout = read_layout_report(args.layout_report) if args.layout_report else None
+
+        def place_of(n):
+            return layout if n == subject else None
+        rows = {n: [attribute(p, binaries[n], weak_names, demangled, place_of(n))
+                    for p in profiles[n]] for n in names}
+        one_set = {n: [attribute(p, binaries[n], weak_names, demangled, place_of(n))
+                       for p in ps] for n, ps in one_profiles.items()}
     except InputError as e:
         return fail(str(e))
     reference = args.reference or min(

@@ -184,6 +184,60 @@ class AttributeTest(unittest.TestCase):
         self.assertEqual(dict(st.by_object), {attr.OWN: 3, "library": 3})
 
 
+class LayoutReportTest(unittest.TestCase):
+    """--layout-report: own code by its place in the block layout."""
+
+    REPORT = ('{"layout": [{"function": "main", "clusters": ['
+              '{"symbol": "main", "kind": "shared", "group": "startup"}]},'
+              '{"function": "_Z4workv", "clusters": ['
+              '{"symbol": "_Z4workv.cold", "kind": "cold", "group": "cold"}]}]}')
+
+    def read(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write(text)
+        try:
+            return attr.read_layout_report(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_clusters_and_the_code_no_cluster_holds(self):
+        places = self.read(self.REPORT)
+        self.assertEqual(places, {"main": "startup group, shared cluster",
+                                  "_Z4workv.cold": "cold group, cold cluster"})
+        st = attr.attribute(_profile(CALLGRIND), _binary(), set(), DEMANGLED, places)
+        self.assertEqual(dict(st.layout.miss), {"startup group, shared cluster": 3,
+                                                "cold group, cold cluster": 1,
+                                                attr.NOT_IN_LAYOUT: 6})
+        self.assertEqual(sum(st.layout.miss.values()), st.own_miss)
+        self.assertEqual(st.layout.ir["startup group, shared cluster"], 25)
+        self.assertEqual(st.layout_lines["startup group, shared cluster"], 2)
+        # Without a report nothing is tallied, and the report has no table.
+        self.assertFalse(attr.attribute(_profile(CALLGRIND), _binary(), set(),
+                                        DEMANGLED).layout.miss)
+
+    def test_the_table_is_the_subjects(self):
+        places = self.read(self.REPORT)
+        b = _binary()
+        a = attr.attribute(_profile(CALLGRIND), b, set(), DEMANGLED, places)
+        one = attr.attribute(_profile(CALLGRIND_ONE_SET), b, set(), DEMANGLED, places)
+        ref = attr.attribute(_profile(CALLGRIND), b, set(), DEMANGLED)
+        text = "\n".join(attr.report({"kiln": [a], "bolt": [ref]}, {"kiln": [one]}, "kiln",
+                                     "bolt", ["heldout"], DEMANGLED, set(), 3, 40))
+        self.assertIn("kiln's own code by its place in the block layout", text)
+        self.assertIn("| startup group, shared cluster | 3 | 2 | 25 | 2 |", text)
+        self.assertIn("| not in the layout | 6 | 6 |", text)
+
+    def test_bad_reports(self):
+        with self.assertRaisesRegex(attr.InputError, "not JSON"):
+            self.read("{")
+        with self.assertRaisesRegex(attr.InputError, "no \"layout\" list"):
+            self.read('{"functions": 3}')
+        with self.assertRaisesRegex(attr.InputError, "a cluster of main without symbol"):
+            self.read('{"layout": [{"function": "main", "clusters": [{"kind": "shared"}]}]}')
+        with self.assertRaisesRegex(attr.InputError, "/nonexistent.json: No such file"):
+            attr.read_layout_report("/nonexistent.json")
+
+
 class ReportTest(unittest.TestCase):
     def test_report_is_deterministic_and_compares_with_the_reference(self):
         b = _binary()
