@@ -78,13 +78,18 @@ def _binary():
     return b
 
 
-def _profile(text):
-    with tempfile.NamedTemporaryFile("w", suffix=".out", delete=False) as f:
+def _read_text(text, reader, suffix=".out"):
+    """\p reader's result on a temporary file holding \p text."""
+    with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as f:
         f.write(text)
     try:
-        return attr.read_profile(f.name)
+        return reader(f.name)
     finally:
         os.unlink(f.name)
+
+
+def _profile(text):
+    return _read_text(text, attr.read_profile)
 
 
 DEMANGLED = {"_Z3maxIiET_S0_S0_": "int max<int>(int, int)", "_Z4workv": "work()",
@@ -193,12 +198,7 @@ class LayoutReportTest(unittest.TestCase):
               '{"symbol": "_Z4workv.cold", "kind": "cold", "group": "cold"}]}]}')
 
     def read(self, text):
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            f.write(text)
-        try:
-            return attr.read_layout_report(f.name)
-        finally:
-            os.unlink(f.name)
+        return _read_text(text, attr.read_layout_report, ".json")
 
     def test_clusters_and_the_code_no_cluster_holds(self):
         places = self.read(self.REPORT)

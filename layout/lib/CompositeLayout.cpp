@@ -142,6 +142,7 @@ private:
                                  OrderAlgorithm Alg);
   std::vector<NodeId> orderGroup(ArrayRef<NodeId> Members, const KindProfile &P,
                                  OrderAlgorithm Alg, GroupSummary &Summary);
+  bool partitions(size_t NumTraces) const;
   std::vector<NodeId> partitionTraces(ArrayRef<TraceRef> Traces,
                                       GroupSummary &Summary) const;
   std::vector<NodeId> orderStartup(ArrayRef<NodeId> Members,
@@ -254,12 +255,18 @@ std::vector<NodeId> CompositeBuilder::orderGroup(ArrayRef<NodeId> Members,
   return Order;
 }
 
+// Whether balanced partitioning orders this many startup traces (else first
+// execution does).
+bool CompositeBuilder::partitions(size_t NumTraces) const {
+  return NumTraces >= Config.MinTracesForPartitioning &&
+         Config.MaxPartitioningNodes > 0;
+}
+
 std::vector<NodeId>
 CompositeBuilder::partitionTraces(ArrayRef<TraceRef> Traces,
                                   GroupSummary &Summary) const {
   std::vector<NodeId> FirstExecution = computeFirstExecutionOrder(Traces);
-  if (Traces.size() < Config.MinTracesForPartitioning ||
-      Config.MaxPartitioningNodes == 0) {
+  if (!partitions(Traces.size())) {
     Summary.Segments.push_back(
         {OrderMethod::FirstExecution, FirstExecution.size()});
     return FirstExecution;
@@ -383,10 +390,8 @@ CompositeLayout CompositeBuilder::run() {
   size_t NumStartupTraces = 0;
   for (ScenarioId Id : Startup.Scenarios)
     NumStartupTraces += G.getScenario(Id).Traces.size();
-  const bool PartitionsTraces =
-      NumStartupTraces >= Config.MinTracesForPartitioning &&
-      Config.MaxPartitioningNodes > 0;
-  const bool WarmLast = Config.WarmStartupCodeLast && !PartitionsTraces;
+  const bool WarmLast =
+      Config.WarmStartupCodeLast && !partitions(NumStartupTraces);
   auto StartupPart = [&](NodeId N) -> std::vector<NodeId> & {
     if (!Config.HotStartupCodeLast || !Steady.Executed.test(N))
       return StartupNodes;
