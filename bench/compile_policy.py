@@ -30,6 +30,11 @@ configuration is a profile flavour and LLVM options:
                 `kiln pgo optimize` compiles where its splitter alone cuts
                 the functions
   fe-noicp      front-end PGO, -mllvm -disable-icp
+  ir-sparse-size, ir-sparse-icp90-size  ir-sparse and ir-sparse-icp90 with
+                Kiln's plugin in the compiles and
+                -kiln-untrained-size-profile=<the profile>: the functions no
+                training ran are optimized for size (optsize), still
+                without a profile
 
 The options go to the compiles and (-Wl,-mllvm,...) to the link, where the
 ThinLTO backends run. The training runs are the program's (pgo_flow.py's),
@@ -75,7 +80,15 @@ CONFIGS = {
     "ir-sparse-x64": ("ir", [], True, 64),
     "ir-sparse-icp90-x64": ("ir", ["-icp-total-percent-threshold=90"], True, 64),
     "fe-noicp": ("fe", ["-disable-icp"], False, 1),
+    "ir-sparse-size": ("ir", [], True, 1),
+    "ir-sparse-icp90-size": ("ir", ["-icp-total-percent-threshold=90"], True, 1),
+    "ir-sparse-icp90-size-late": ("ir", ["-icp-total-percent-threshold=90"], True, 1),
 }
+# Configurations whose compiles load Kiln's plugin to optimize the functions
+# the profile has no record of for size (string tables left alone, so the
+# plugin changes nothing else).
+UNTRAINED_SIZE = {"ir-sparse-size", "ir-sparse-icp90-size"}
+UNTRAINED_SIZE_LATE = {"ir-sparse-icp90-size-late"}
 GENERATE = {"fe": "-fprofile-instr-generate", "ir": "-fprofile-generate"}
 
 
@@ -134,6 +147,17 @@ def own_ir_each(prog, tree: Path, work: Path, tools: dict, name: str) -> dict[st
     return out
 
 
+def text_size(binary: Path) -> int:
+    """The size of \p binary's .text section."""
+    out = subprocess.run(["readelf", "-SW", str(binary)], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        fields = line.replace("[ ", "[").split()
+        if len(fields) > 5 and fields[1] == ".text":
+            return int(fields[5], 16)
+    return 0
+
+
 def table(results: dict[str, dict[str, int]]) -> str:
     names = list(results)
     ref = results[names[0]]
@@ -157,6 +181,8 @@ def main(argv=None) -> int:
     ap.add_argument("--work-dir", default=str(REPO_DIR / "build" / "compile-policy"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--plugin", default=str(REPO_DIR / "build" / "lib" / "KilnPlugin-22.so"),
+                    help="Kiln's pass plugin, for the *-size configurations")
     ap.add_argument("configs", nargs="*", default=["fe", "ir", "ir-icp90", "ir-sparse-icp90",
                                                    "o2"],
                     help="configurations, the first the reference (%s)" % ", ".join(CONFIGS))
@@ -174,6 +200,7 @@ def main(argv=None) -> int:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     results = {}
+    text_bytes = {}
     try:
         prog = (pgo_flow.jsoncpp_program(work) if args.program == "jsoncpp"
                 else pgo_flow.makefile_program(work, args.program))
@@ -184,16 +211,24 @@ def main(argv=None) -> int:
                 profile = train(prog, work, tools, flavour, sparse, weight, args.jobs)
                 use = "-fprofile-use=%s -Wno-backend-plugin" % profile
                 extra, ldextra = "%s %s" % (use, extra), "%s %s" % (use, ldextra)
+                if name in UNTRAINED_SIZE:
+                    extra += (" -fpass-plugin=%s -mllvm -kiln-strtab=false"
+                              " -mllvm -kiln-untrained-size-profile=%s" % (args.plugin, profile))
+                elif name in UNTRAINED_SIZE_LATE:
+                    extra += (" -fpass-plugin=%s -mllvm -kiln-strtab=false"
+                              " -mllvm -kiln-untrained-size-after-inlining" % args.plugin)
             pgo_flow.log("%s: %s" % (args.program, name))
             tree = build(prog, work, tools, name, "-flto=thin " + extra,
                          "-flto=thin " + ldextra, args.jobs)
             results[name] = own_ir_each(prog, tree, work, tools, name)
+            text_bytes[name] = text_size(tree / prog.exe)
     except pgo_flow.Step as e:
         pgo_flow.log("error: %s" % e)
         return 1
     print("%s: Ir of the program's own code per workload (ratios to %s)\n"
           % (args.program, args.configs[0]))
     print(table(results))
+    print("\n.text bytes: " + ", ".join("%s %d" % kv for kv in text_bytes.items()))
     (work / "results.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     return 0
 

@@ -27,6 +27,7 @@
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
 #include "kiln/Passes/UniqueLocalNames.h"
+#include "kiln/Passes/UntrainedCodeSize.h"
 #include "kiln/Support/Version.inc"
 
 #include "llvm/Passes/PassBuilder.h"

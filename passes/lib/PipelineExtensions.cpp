@@ -46,6 +46,7 @@
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
 #include "kiln/Passes/UniqueLocalNames.h"
+#include "kiln/Passes/UntrainedCodeSize.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
@@ -162,6 +163,24 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
+  // Before the inliner, so call sites in the code no training ran get the
+  // thresholds of an optsize caller. Not in the ThinLTO backends: the
+  // pre-link attribute travels with the function, imported copies included.
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level,
+         ThinOrFullLTOPhase Phase) {
+        if (kiln::isUntrainedCodeSizeRequested() &&
+            Level != OptimizationLevel::O0 &&
+            Phase != ThinOrFullLTOPhase::ThinLTOPostLink)
+          MPM.addPass(kiln::UntrainedCodeSizePass());
+      });
+  PB.registerCGSCCOptimizerLateEPCallback(
+      [](CGSCCPassManager &CGPM, OptimizationLevel Level) {
+        if (kiln::isUntrainedCodeSizeAfterInliningRequested() &&
+            Level != OptimizationLevel::O0)
+          CGPM.addPass(createCGSCCToFunctionPassAdaptor(
+              kiln::UntrainedCodeSizeAfterInliningPass()));
+      });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
                                         OptimizationLevel Level,
                                         ThinOrFullLTOPhase Phase) {
