@@ -30,11 +30,10 @@ configuration is a profile flavour and LLVM options:
                 `kiln pgo optimize` compiles where its splitter alone cuts
                 the functions
   fe-noicp      front-end PGO, -mllvm -disable-icp
-  ir-sparse-size, ir-sparse-icp90-size  ir-sparse and ir-sparse-icp90 with
-                Kiln's plugin in the compiles and
-                -kiln-untrained-size-profile=<the profile>: the functions no
-                training ran are optimized for size (optsize), still
-                without a profile
+  ir-sparse-icp90-size  ir-sparse-icp90 with Kiln's plugin in the
+                compiles and -kiln-untrained-size (`kiln pgo optimize
+                --untrained-size`): the functions no training ran are
+                optimized for size once the inliner is done with them
 
 The options go to the compiles and (-Wl,-mllvm,...) to the link, where the
 ThinLTO backends run. The training runs are the program's (pgo_flow.py's),
@@ -80,15 +79,12 @@ CONFIGS = {
     "ir-sparse-x64": ("ir", [], True, 64),
     "ir-sparse-icp90-x64": ("ir", ["-icp-total-percent-threshold=90"], True, 64),
     "fe-noicp": ("fe", ["-disable-icp"], False, 1),
-    "ir-sparse-size": ("ir", [], True, 1),
     "ir-sparse-icp90-size": ("ir", ["-icp-total-percent-threshold=90"], True, 1),
-    "ir-sparse-icp90-size-late": ("ir", ["-icp-total-percent-threshold=90"], True, 1),
 }
-# Configurations whose compiles load Kiln's plugin to optimize the functions
-# the profile has no record of for size (string tables left alone, so the
-# plugin changes nothing else).
-UNTRAINED_SIZE = {"ir-sparse-size", "ir-sparse-icp90-size"}
-UNTRAINED_SIZE_LATE = {"ir-sparse-icp90-size-late"}
+# Configurations whose compiles load Kiln's plugin to optimize the code no
+# training ran for size (string tables left alone, so the plugin changes
+# nothing else).
+UNTRAINED_SIZE = {"ir-sparse-icp90-size"}
 GENERATE = {"fe": "-fprofile-instr-generate", "ir": "-fprofile-generate"}
 
 
@@ -213,10 +209,7 @@ def main(argv=None) -> int:
                 extra, ldextra = "%s %s" % (use, extra), "%s %s" % (use, ldextra)
                 if name in UNTRAINED_SIZE:
                     extra += (" -fpass-plugin=%s -mllvm -kiln-strtab=false"
-                              " -mllvm -kiln-untrained-size-profile=%s" % (args.plugin, profile))
-                elif name in UNTRAINED_SIZE_LATE:
-                    extra += (" -fpass-plugin=%s -mllvm -kiln-strtab=false"
-                              " -mllvm -kiln-untrained-size-after-inlining" % args.plugin)
+                              " -mllvm -kiln-untrained-size" % args.plugin)
             pgo_flow.log("%s: %s" % (args.program, name))
             tree = build(prog, work, tools, name, "-flto=thin " + extra,
                          "-flto=thin " + ldextra, args.jobs)

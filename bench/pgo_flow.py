@@ -73,7 +73,8 @@ outputs), so each transform can be judged alone and together on the held-out
 run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
 (neither), `no-order`, `no-block` (`--block-layout=off`: function-level
 layout only), `no-partial-training` (the compile profile keeps the
-functions no training ran, as code that never runs), `icp-stock` (LLVM's
+functions no training ran, as code that never runs), `+untrained-size`
+(the code no training ran optimized for size once inlined into), `icp-stock` (LLVM's
 indirect-call promotion thresholds), `+cs-compile` and
 `icp-stock+cs-compile` (the context-sensitive profiles in the final links'
 backends too, as stock CSPGO's), and `+inline`, `+section-placement`, `+strtab` (the default
@@ -138,6 +139,7 @@ VARIANTS = {
     "+block-callgrind": (["--block-layout=callgrind"], "", ""),
     "+cs-compile": (["--cs-compile"], "", ""),
     "no-partial-training": (["--no-partial-training"], "", ""),
+    "+untrained-size": (["--untrained-size"], "", ""),
     "icp-stock": (["--icp=stock"], "", ""),
     "icp-stock+cs-compile": (["--icp=stock", "--cs-compile"], "", ""),
 }

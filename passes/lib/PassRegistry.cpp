@@ -59,6 +59,19 @@ static bool parseModulePipelineElement(StringRef Name, ModulePassManager &MPM,
   return false;
 }
 
+// The function-pass counterpart of parseModulePipelineElement.
+static bool
+parseFunctionPipelineElement(StringRef Name, FunctionPassManager &FPM,
+                             ArrayRef<PassBuilder::PipelineElement>) {
+#define FUNCTION_PASS(NAME, CREATE_PASS)                                       \
+  if (Name == NAME) {                                                          \
+    FPM.addPass(CREATE_PASS);                                                  \
+    return true;                                                               \
+  }
+#include "kiln/Passes/Passes.def"
+  return false;
+}
+
 /// \returns true if \p PB already knows Kiln's pass names, i.e. this plugin's
 /// callbacks were registered with it before (the module was named twice, for
 /// instance by `kiln-lld` and again by `--load-pass-plugin=`). Registering
@@ -83,6 +96,7 @@ void kiln::registerKilnPassBuilderCallbacks(PassBuilder &PB) {
     registerProfileInlineAdvisor(MAM);
   });
   PB.registerPipelineParsingCallback(parseModulePipelineElement);
+  PB.registerPipelineParsingCallback(parseFunctionPipelineElement);
   registerPipelineExtensions(PB);
 }
 

@@ -163,24 +163,17 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
 }
 
 void kiln::registerPipelineExtensions(PassBuilder &PB) {
-  // Before the inliner, so call sites in the code no training ran get the
-  // thresholds of an optsize caller. Not in the ThinLTO backends: the
-  // pre-link attribute travels with the function, imported copies included.
-  PB.registerPipelineEarlySimplificationEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel Level,
-         ThinOrFullLTOPhase Phase) {
-        if (kiln::isUntrainedCodeSizeRequested() &&
-            Level != OptimizationLevel::O0 &&
-            Phase != ThinOrFullLTOPhase::ThinLTOPostLink)
-          MPM.addPass(kiln::UntrainedCodeSizePass());
-      });
-  PB.registerCGSCCOptimizerLateEPCallback(
-      [](CGSCCPassManager &CGPM, OptimizationLevel Level) {
-        if (kiln::isUntrainedCodeSizeAfterInliningRequested() &&
-            Level != OptimizationLevel::O0)
-          CGPM.addPass(createCGSCCToFunctionPassAdaptor(
-              kiln::UntrainedCodeSizeAfterInliningPass()));
-      });
+  // After the inliner is done with each function, so its call sites keep
+  // the thresholds of a compile without a profile; before the function's
+  // simplification, which then optimizes it for size. Wherever the option
+  // is given: `kiln pgo optimize --untrained-size` gives it to the compiles
+  // (ThinLTO pre-link), whose attribute the backends keep.
+  PB.registerCGSCCOptimizerLateEPCallback([](CGSCCPassManager &CGPM,
+                                             OptimizationLevel Level) {
+    if (kiln::isUntrainedCodeSizeRequested() && Level != OptimizationLevel::O0)
+      CGPM.addPass(
+          createCGSCCToFunctionPassAdaptor(kiln::UntrainedCodeSizePass()));
+  });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
                                         OptimizationLevel Level,
                                         ThinOrFullLTOPhase Phase) {

@@ -39,7 +39,8 @@ static const char *const Usage =
     "-- <command>\n"
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--no-strtab]\n"
-    "                     [--no-partial-training] [--cs-compile]\n"
+    "                     [--no-partial-training] [--untrained-size] "
+    "[--cs-compile]\n"
     "                     [--block-layout=callgrind|bolt|off] "
     "[--callgrind-budget=SECONDS]\n"
     "                     [--icp=guarded|stock|off] [--workspace=DIR] "
@@ -112,6 +113,11 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
        : A == "--no-strtab"           ? O.Transforms.StringTables
        : A == "--no-partial-training" ? O.Transforms.PartialTraining
                                       : O.Transforms.ThinLTO) = false;
+      continue;
+    }
+    if (IsOptimize && A == "--untrained-size") {
+      O.Switches.push_back(A.str());
+      O.Transforms.UntrainedSize = true;
       continue;
     }
     if (IsOptimize && A == "--cs-compile") {

@@ -100,10 +100,14 @@ std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
   if (Transforms.usesContextSensitiveCompile())
     S += " with the context-sensitive relink's profiles in the backends "
          "(--cs-compile)";
-  S += Transforms.PartialTraining
-           ? "; the functions no training ran compiled as without a profile"
-           : "; the functions no training ran compiled as never run "
-             "(--no-partial-training)";
+  if (!Transforms.PartialTraining)
+    S += "; the functions no training ran compiled as never run "
+         "(--no-partial-training)";
+  else if (Transforms.UntrainedSize)
+    S += "; the functions no training ran compiled as without a profile, "
+         "for size once inlined into (--untrained-size)";
+  else
+    S += "; the functions no training ran compiled as without a profile";
   S += "; indirect-call promotion ";
   switch (Transforms.ICP) {
   case PgoIndirectCallPromotion::Guarded:
@@ -133,17 +137,28 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   std::vector<std::string> Policy = compilePolicyOptions(Transforms);
   for (const std::string &O : Policy)
     F.Compile.insert(F.Compile.end(), {"-mllvm", O});
+  bool SplitInCompiles = !Transforms.ThinLTO && Transforms.Split;
+  // Without the plugin (kiln found none beside it) the code no training ran
+  // keeps the speed of a compile without a profile.
+  bool UntrainedSize = Transforms.usesUntrainedSize() && !Tools.Plugin.empty();
+  if (SplitInCompiles || UntrainedSize) {
+    F.Compile.push_back("-fpass-plugin=" + Tools.Plugin);
+    // The plugin's default passes run in the compiles too: without LTO
+    // that is where string tables are lowered; with ThinLTO the link's
+    // backends do it.
+    if (Transforms.ThinLTO || !Transforms.StringTables)
+      F.Compile.insert(F.Compile.end(), {"-mllvm", "-kiln-strtab=false"});
+  }
+  // Where the inliner of the compile (ThinLTO: pre-link) has the profile.
+  if (UntrainedSize)
+    F.Compile.insert(F.Compile.end(), {"-mllvm", "-kiln-untrained-size"});
   if (Transforms.ThinLTO) {
     F.Compile.push_back("-flto=thin");
     F.UnprofiledCompile.push_back("-flto=thin");
   } else if (Transforms.Split) {
     // Without LTO the splitter runs in each compile: the plugin sets its
     // options there.
-    F.Compile.insert(F.Compile.end(), {"-fpass-plugin=" + Tools.Plugin,
-                                       "-mllvm", "-kiln-split-functions"});
-    // The plugin's default passes run there too.
-    if (!Transforms.StringTables)
-      F.Compile.insert(F.Compile.end(), {"-mllvm", "-kiln-strtab=false"});
+    F.Compile.insert(F.Compile.end(), {"-mllvm", "-kiln-split-functions"});
   }
   // The linker orders sections: without LTO (whose code generation always
   // emits one section a function) each function needs its own.

@@ -18,6 +18,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace kiln;
 using testing::Contains;
 using testing::ElementsAre;
@@ -214,6 +216,52 @@ TEST(PgoFlags, CompilePolicy) {
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Contains("-disable-icp"));
   EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-disable-icp"));
+}
+
+TEST(PgoFlags, UntrainedSize) {
+  // Off by default: the plugin is not loaded in the ThinLTO compiles.
+  PgoTransforms T;
+  EXPECT_FALSE(T.usesUntrainedSize());
+  PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile, Not(Contains("-fpass-plugin=/p.so")));
+  // --untrained-size: the plugin in the compiles, its string-table pass off
+  // there (the link's backends lower the tables), nothing in the links.
+  T.UntrainedSize = true;
+  T.PolicyChosen = true;
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile,
+              ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
+                          "-Wno-error=backend-plugin", "-mllvm",
+                          "-icp-total-percent-threshold=90",
+                          "-fpass-plugin=/p.so", "-mllvm", "-kiln-strtab=false",
+                          "-mllvm", "-kiln-untrained-size", "-flto=thin"));
+  EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
+  EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,-mllvm,-kiln-untrained-size")));
+  EXPECT_EQ(describeCompilePolicy(T),
+            "IR PGO; the functions no training ran compiled as without a "
+            "profile, for size once inlined into (--untrained-size); "
+            "indirect-call promotion guarded: a target only where it took "
+            "90% or more of its call site's training calls (--icp=guarded)");
+  // Without LTO the plugin is loaded once, its string tables on there.
+  T.ThinLTO = false;
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_EQ(
+      std::count(F.Compile.begin(), F.Compile.end(), "-fpass-plugin=/p.so"), 1);
+  EXPECT_THAT(F.Compile, Contains("-kiln-untrained-size"));
+  EXPECT_THAT(F.Compile, Not(Contains("-kiln-strtab=false")));
+  // Nothing to do without partial training: every function has a count.
+  T = PgoTransforms();
+  T.UntrainedSize = true;
+  T.PartialTraining = false;
+  EXPECT_FALSE(T.usesUntrainedSize());
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile, Not(Contains("-kiln-untrained-size")));
+  // Nor without the plugin.
+  T.PartialTraining = true;
+  PgoToolPaths NoPlugin = tools();
+  NoPlugin.Plugin.clear();
+  F = computeOptimizeFlags(NoPlugin, profiles(), T);
+  EXPECT_THAT(F.Compile, Not(Contains("-kiln-untrained-size")));
 }
 
 TEST(PgoFlags, PolicyMeasuredByBlockLayout) {

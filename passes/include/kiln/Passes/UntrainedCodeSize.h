@@ -1,4 +1,4 @@
-//===- kiln/Passes/UntrainedCodeSize.h - Untrained code for size -*- C++ -*-===//
+//===- kiln/Passes/UntrainedCodeSize.h - Untrained code, small -*- C++ -*-===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -7,15 +7,18 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// `-kiln-untrained-size-profile=<profdata>`: before the inliner of a compile
-/// or ThinLTO pre-link compile, marks `optsize` every function the indexed
-/// profile has no record of. With a sparse profile (partial training: the
-/// functions no training ran are left out, so they are compiled as without
-/// a profile rather than as never run) that is the code no training ran:
-/// it keeps the branch weights and the inliner's call-site thresholds of a
-/// compile without a profile, and is not unrolled, vectorized or aligned
-/// for speed. The position is before PGO annotates the module, so the pass
-/// reads the profile itself, by the names the annotation looks up.
+/// `-kiln-untrained-size`: once the inliner is done with a function that has
+/// no entry count in a module compiled with an instrumentation profile, the
+/// function is optimized for size (`optsize`). With a sparse profile
+/// (partial training: the functions no training ran are left out, so they
+/// are compiled as without a profile rather than as never run) that is the
+/// code no training ran. Its call sites keep the inliner's thresholds of a
+/// compile without a profile, which is where partial training wins most of
+/// its instructions; its own code is no longer unrolled, vectorized or
+/// aligned for speed. The pass runs at the CGSCC optimizer's late extension
+/// point: after the inliner, before the function simplification pipeline,
+/// of each function in turn. docs/Passes/UntrainedCodeSize.rst has what it
+/// costs and saves.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -24,37 +27,18 @@
 
 #include "llvm/IR/PassManager.h"
 
-#include <string>
-
 namespace kiln {
 
-/// \returns true if `-kiln-untrained-size-profile=` names a profile.
+/// \returns true under `-kiln-untrained-size`.
 bool isUntrainedCodeSizeRequested();
 
-/// Adds `optsize` to the defined functions the profile does not know. An
-/// unreadable profile is reported (a warning naming it) and nothing changes.
-class UntrainedCodeSizePass : public llvm::PassInfoMixin<UntrainedCodeSizePass> {
-public:
-  /// \p ProfilePath overrides `-kiln-untrained-size-profile=` when not empty.
-  explicit UntrainedCodeSizePass(std::string ProfilePath = "")
-      : ProfilePath(std::move(ProfilePath)) {}
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
-
-private:
-  std::string ProfilePath;
-};
-
-/// \returns true under `-kiln-untrained-size-after-inlining`.
-bool isUntrainedCodeSizeAfterInliningRequested();
-
 /// Adds `optsize` to a function without an entry count in a module with a
-/// profile summary, once inlining into it is done.
-class UntrainedCodeSizeAfterInliningPass
-    : public llvm::PassInfoMixin<UntrainedCodeSizeAfterInliningPass> {
+/// profile summary.
+class UntrainedCodeSizePass
+    : public llvm::PassInfoMixin<UntrainedCodeSizePass> {
 public:
   llvm::PreservedAnalyses run(llvm::Function &F,
-                              llvm::FunctionAnalysisManager &);
+                              llvm::FunctionAnalysisManager &FAM);
 };
 
 } // namespace kiln

@@ -116,6 +116,15 @@ struct PgoTransforms {
   /// never runs (GCC's -fprofile-partial-training; off:
   /// `--no-partial-training`). Work unlike the training runs them.
   bool PartialTraining = true;
+  /// With partial training, the functions no training ran are optimized
+  /// for size once the inliner is done with them (`--untrained-size`: the
+  /// plugin's `-kiln-untrained-size` in the compiles): their call sites keep
+  /// the thresholds of a compile without a profile, their own code is not
+  /// unrolled, vectorized or aligned for speed. A trade, so off by default:
+  /// on the benchmark `.text` shrinks by 6 to 16% and held-out work that
+  /// runs such code executes 0.1 to 1.3% more instructions
+  /// (docs/benchmarks.md, "Compile policy").
+  bool UntrainedSize = false;
   /// The context-sensitive relink's profiles, of the final build's
   /// functions after inlining, go into the ThinLTO backends of the final
   /// links beside the compile profile, as stock CSPGO's second profile does
@@ -138,6 +147,9 @@ struct PgoTransforms {
   bool usesContextSensitiveCompile() const {
     return ContextSensitiveCompile && usesContextSensitiveRelink();
   }
+  /// \returns true if the compiles optimize the code no training ran for
+  /// size.
+  bool usesUntrainedSize() const { return UntrainedSize && PartialTraining; }
   /// \returns true if the context-sensitive relink takes place.
   bool usesContextSensitiveRelink() const {
     return ContextSensitive && ThinLTO && Order;
@@ -166,7 +178,9 @@ struct PgoTransforms {
 struct PgoToolPaths {
   std::string LLVMBinDir; ///< clang, ld.lld, llvm-profdata live here.
   std::string KilnLLD;    ///< kiln-lld.
-  std::string Plugin;     ///< KilnPlugin-22.so (for `--no-lto` splitting).
+  /// KilnPlugin-22.so, for the compiles: `--no-lto` splitting, the size
+  /// of the code no training ran.
+  std::string Plugin;
 };
 
 /// The flags one phase adds. The wrapper puts \c Leading before the user's
