@@ -414,6 +414,14 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
         << (Opts.Transforms.Split ? ", or --no-split" : "") << ")\n";
 
   PgoToolPaths Tools{Env.LLVMBinDir, Env.KilnBinDir + "/kiln-lld", Env.Plugin};
+  if (Opts.Transforms.UntrainedSize && !Opts.Transforms.PartialTraining)
+    Err << "kiln: warning: optimize: --untrained-size does nothing with "
+           "--no-partial-training: every function has a count, and the ones "
+           "no training ran are already compiled for size\n";
+  else if (Opts.Transforms.usesUntrainedSize() && Env.Plugin.empty())
+    Err << "kiln: warning: optimize: --untrained-size: Kiln's plugin was not "
+           "found beside kiln (or named by $KILN_PLUGIN); the code no "
+           "training ran is compiled for speed\n";
   PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Profiles, Opts.Transforms);
   std::vector<std::string> Targets, Sources;
   for (const PgoFileStamp &P : M->Instrument->Programs)
