@@ -121,8 +121,8 @@ struct PgoTransforms {
   /// plugin's `-kiln-untrained-size` in the compiles): their call sites keep
   /// the thresholds of a compile without a profile, their own code is not
   /// unrolled, vectorized or aligned for speed. A trade, so off by default:
-  /// on the benchmark programs `.text` shrinks by 2 to 16% and held-out
-  /// work executes 0.2 to 1.3% more instructions (docs/benchmarks.md, "The
+  /// on the benchmark programs `.text` shrinks by 2 to 30% and held-out
+  /// work executes 0.2 to 8.6% more instructions (docs/benchmarks.md, "The
   /// code no training ran, optimized for size").
   bool UntrainedSize = false;
   /// The context-sensitive relink's profiles, of the final build's
