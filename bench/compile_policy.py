@@ -143,17 +143,6 @@ def own_ir_each(prog, tree: Path, work: Path, tools: dict, name: str) -> dict[st
     return out
 
 
-def text_size(binary: Path) -> int:
-    """The size of \p binary's .text section."""
-    out = subprocess.run(["readelf", "-SW", str(binary)], capture_output=True, text=True,
-                         check=True).stdout
-    for line in out.splitlines():
-        fields = line.replace("[ ", "[").split()
-        if len(fields) > 5 and fields[1] == ".text":
-            return int(fields[5], 16)
-    return 0
-
-
 def table(results: dict[str, dict[str, int]]) -> str:
     names = list(results)
     ref = results[names[0]]
@@ -191,6 +180,7 @@ def main(argv=None) -> int:
     tools = {"clang": str(llvm / "clang"), "clangxx": str(llvm / "clang++"),
              "ldlld": str(llvm / "ld.lld"), "profdata": str(llvm / "llvm-profdata"),
              "ar": str(llvm / "llvm-ar"), "ranlib": str(llvm / "llvm-ranlib"),
+             "size": str(llvm / "llvm-size"),
              "valgrind": shutil.which("valgrind") or "valgrind"}
     work = Path(args.work_dir).resolve()
     shutil.rmtree(work, ignore_errors=True)
@@ -214,7 +204,7 @@ def main(argv=None) -> int:
             tree = build(prog, work, tools, name, "-flto=thin " + extra,
                          "-flto=thin " + ldextra, args.jobs)
             results[name] = own_ir_each(prog, tree, work, tools, name)
-            text_bytes[name] = text_size(tree / prog.exe)
+            text_bytes[name] = pgo_flow.text_bytes(tools["size"], tree / prog.exe)
     except pgo_flow.Step as e:
         pgo_flow.log("error: %s" % e)
         return 1

@@ -545,10 +545,7 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
                                   str(staged), info)
     steady_cg = pages.read_callgrind(str(logs / "callgrind.steady.out"))
     steady = pages.startup_pages(steady_cg, str(staged), info)
-    size = subprocess.run([tools["size"], "-A", str(staged)], capture_output=True,
-                          text=True, check=True).stdout
-    text = sum(int(line.split()[1]) for line in size.splitlines()
-               if line.startswith(".text"))
+    text = text_bytes(tools["size"], staged)
     held_cg = {m: pages.read_callgrind(str(logs / ("callgrind.%s.out" % m))) for m in held}
     ir_each = {m: cg.total("Ir") for m, cg in held_cg.items()}
     # The program's own instructions, without the C library's and the
@@ -684,6 +681,14 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
         log("%s: kiln report (%s): %s" % (app.name, variant,
                                           exe.parent / "report" / "report.html"))
     return {"exe": exe, "times": times}
+
+
+def text_bytes(size_tool: str, binary) -> int:
+    """The bytes of \p binary's .text sections (llvm-size -A)."""
+    size = subprocess.run([size_tool, "-A", str(binary)], capture_output=True,
+                          text=True, check=True).stdout
+    return sum(int(line.split()[1]) for line in size.splitlines()
+               if line.startswith(".text"))
 
 
 def parse_references(text: str) -> list[str]:
