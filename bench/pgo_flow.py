@@ -30,7 +30,7 @@ without it: the instrument phases compile with the same flags; and the
 optimize phase's wall time.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp]
+                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp|ninja]
                             [--variants LIST] [--references all|fe,cs,bp,bolt,fe-bolt]
                             [--stale-revision N] [--overhead-rounds N]
 
@@ -67,6 +67,11 @@ xmlwf's canonical copy of its document (-d out), which is part of the
 output compared; the held-out run parses an ISO-8859-1 document with
 namespace processing (lib/programs.py, expat_scenarios).
 
+--program jsoncpp and --program ninja build a C++ program by the project's
+own CMake build: jsoncpp's test runner, and ninja, the build tool, whose
+runs read manifests generated over a staged tree of empty sources
+(lib/programs.py, ninja_scenarios).
+
 --variants runs `kiln pgo optimize` once per named variant on the same
 training (the workspace is reused; optimize removes the previous build's
 outputs), so each transform can be judged alone and together on the held-out
@@ -99,6 +104,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import resource
 import shlex
 import shutil
@@ -254,8 +260,12 @@ class Program:
         self.output_dir = output_dir
 
     def stage_inputs(self, into: Path) -> None:
+        # In the order given (ninja's up-to-date outputs are written after
+        # their sources, so that none is older); a name may have directories.
         for name, data in self.inputs.items():
-            (into / name).write_bytes(data)
+            path = into / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
         self.clear_output(into)
 
     def clear_output(self, cwd: Path) -> None:
@@ -480,6 +490,30 @@ def jsoncpp_program(work: Path) -> Program:
                              patterns=desc["output_files"])
 
 
+
+# ninja's own CMake build of its executable only (no test program), without
+# a build type: the project's Release type turns on its own LTO (CMake's
+# IPO), which would give the stock builds and the flow's other links than
+# the ones the benchmark asks for.
+NINJA_BUILD = CMakeTargetBuild(["-DBUILD_TESTING=OFF"], ["ninja"])
+
+
+def ninja_program(work: Path) -> Program:
+    """ninja's tree (lib/programs.py, ninja) built by its own CMake build
+    (NINJA_BUILD), for the flow and for stock alike; its runs read the
+    generated manifests and tree staged beside it (lib/programs.py,
+    ninja_scenarios) and print their output."""
+    try:
+        desc = programs.ninja(work, log)
+    except programs.FetchError as e:
+        raise Step("ninja: %s" % e)
+    src = work / "app"
+    shutil.copytree(desc["dir"], src, symlinks=True)
+    sc = desc["scenarios"]
+    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
+                   desc["inputs"], build=NINJA_BUILD, built="b/" + desc["exe_name"],
+                   training=desc["training"])
+
 def strip_debug_info(exe: Path, tools: dict) -> None:
     """Removes the DWARF of a program built with -g (autoconf's default
     CFLAGS), which this valgrind cannot read; the symbol table and every
@@ -577,8 +611,9 @@ def own_ir(cg, exe: Path, names: set[str] = frozenset()) -> int:
     other programs `???` holds only valgrind's own few instructions."""
     own = sum(cg.self_cost[pages.select_object(cg, str(exe))].values())
     unknown = cg.fn_at.get("???", {})
+    # Callgrind names a recursive function's inner calls `fn'2`, `fn'3`...
     return own + sum(cost for addr, cost in cg.self_cost.get("???", {}).items()
-                     if unknown.get(addr) in names)
+                     if re.sub(r"'\d+$", "", unknown.get(addr, "")) in names)
 
 
 def heldout_modes(prog: Program) -> list[str]:
@@ -1051,7 +1086,7 @@ def main(argv=None) -> int:
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--program", choices=("sample", "zstd", "lua", "sqlite")
-                    + tuple(EXPAT_BUILDS) + ("jsoncpp",),
+                    + tuple(EXPAT_BUILDS) + ("jsoncpp", "ninja"),
                     default="sample")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--variants", default="default",
@@ -1107,6 +1142,8 @@ def main(argv=None) -> int:
             prog = makefile_program(work, args.program)
         elif args.program == "jsoncpp":
             prog = jsoncpp_program(work)
+        elif args.program == "ninja":
+            prog = ninja_program(work)
         else:
             prog = expat_program(work, args.program)
         ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []

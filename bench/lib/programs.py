@@ -927,4 +927,218 @@ def jsoncpp(work: Path, log: Callable[[str], None]) -> dict:
             "output_files": JSONCPP_OUTPUTS}
 
 
+# ninja's manifests, generated with fixed seeds over one tree of empty
+# sources and headers (their directories: _NINJA_DIRS).
+_NINJA_DIRS = ["base", "core", "net", "ui", "io", "db", "util", "render", "audio", "text",
+               "http", "json", "crypto", "sched", "fs", "log"]
+_MASK = (1 << 64) - 1
+
+
+def _murmur64a(data: bytes) -> int:
+    """ninja's MurmurHash64A (src/build_log.cc): the build log's command hash."""
+    m, r = 0xc6a4a7935bd1e995, 47
+    h = (0xDECAFBADDECAFBAD ^ (len(data) * m)) & _MASK
+    whole = len(data) - len(data) % 8
+    for i in range(0, whole, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * m) & _MASK
+        k ^= k >> r
+        k = (k * m) & _MASK
+        h = ((h ^ k) * m) & _MASK
+    tail = data[whole:]
+    if tail:
+        h ^= int.from_bytes(tail, "little")
+        h = (h * m) & _MASK
+    h ^= h >> r
+    h = (h * m) & _MASK
+    return h ^ (h >> r)
+
+
+def _ninja_tree(seed: int):
+    """The source tree every generated manifest builds from: sources
+    (`proj/src/DIR/NAME.c`) and headers (`proj/include/DIR/NAME.h`), each
+    directory's, and the files to stage (empty)."""
+    rng = random.Random(seed)
+    syll = ["ka", "lo", "mi", "nu", "re", "sa", "to", "vi", "ze", "qu", "ph", "st", "ar", "en"]
+    tree = {}
+    for d in _NINJA_DIRS:
+        names = sorted({"".join(rng.choice(syll) for _ in range(rng.randint(2, 5)))
+                        for _ in range(170)})
+        headers = sorted({"".join(rng.choice(syll) for _ in range(rng.randint(2, 4)))
+                          for _ in range(14)})
+        tree[d] = (["proj/src/%s/%s.c" % (d, n) for n in names],
+                   ["proj/include/%s/%s.h" % (d, n) for n in headers])
+    return tree
+
+
+def _ninja_c_project(tree: dict, seed: int, objects: int, depfiles: bool = True):
+    """A C project's manifest over TREE: compiles (with gcc-style depfiles
+    unless DEPFILES is false), one static library per directory, programs
+    linking some of them, an `all` alias. Returns the manifest and its
+    edges as (outputs, command) in order, for a build log."""
+    rng = random.Random(seed)
+    cflags = "-O2 -g -Wall -Iproj/include -DNDEBUG -DKILN_SEED=%d" % seed
+    head = ["# generated: a C project of %d objects\n" % objects,
+            "ninja_required_version = 1.5\n",
+            "cc = cc\ncflags = %s\nldflags = -Wl,--as-needed\n\n" % cflags]
+    if depfiles:
+        head.append("rule cc\n  command = $cc -MMD -MF $out.d $cflags -c $in -o $out\n"
+                    "  depfile = $out.d\n  deps = gcc\n  description = CC $out\n\n")
+    else:
+        head.append("rule cc\n  command = $cc $cflags -c $in -o $out\n"
+                    "  description = CC $out\n\n")
+    head += ["rule ar\n  command = rm -f $out && ar crs $out $in\n  description = AR $out\n\n",
+             "rule link\n  command = $cc $ldflags -o $out $in $libs\n"
+             "  description = LINK $out\n\n"]
+    body, edges = [], []
+    dirs = sorted(tree)
+    by_dir = {}
+    for _ in range(objects):
+        d = rng.choice(dirs)
+        src = rng.choice(tree[d][0])
+        obj = "obj/%d/%s.o" % (seed, src[len("proj/src/"):-2])
+        if obj in by_dir.setdefault(d, []):
+            continue
+        by_dir[d].append(obj)
+        line = "build %s: cc %s" % (obj, src)
+        if rng.random() < 0.3:
+            line += " | " + " ".join(rng.sample(tree[d][1], rng.randint(1, 3)))
+        body.append(line + "\n")
+        edges.append(([obj], "cc %s -c %s -o %s" % (cflags, src, obj)))
+    libs = []
+    for d in sorted(by_dir):
+        lib = "lib/%d/lib%s.a" % (seed, d)
+        libs.append(lib)
+        body.append("build %s: ar %s\n" % (lib, " ".join(by_dir[d])))
+        edges.append(([lib], "rm -f %s && ar crs %s %s" % (lib, lib, " ".join(by_dir[d]))))
+    programs = []
+    for p in range(max(2, objects // 300)):
+        main_dir = rng.choice(dirs)
+        src = rng.choice(tree[main_dir][0])
+        obj = "obj/%d/main%d.o" % (seed, p)
+        body.append("build %s: cc %s\n" % (obj, src))
+        edges.append(([obj], "cc %s -c %s -o %s" % (cflags, src, obj)))
+        exe = "bin/%d/prog%d" % (seed, p)
+        programs.append(exe)
+        used = sorted(rng.sample(libs, min(len(libs), rng.randint(3, 8))))
+        body.append("build %s: link %s %s\n  libs = -lm -lpthread\n" % (exe, obj, " ".join(used)))
+        edges.append(([exe], "cc -Wl,--as-needed -o %s %s -lm -lpthread"
+                      % (exe, " ".join([obj] + used))))
+    body.append("build all: phony %s\n" % " ".join(programs + libs))
+    body.append("default all\n")
+    return "".join(head + body).encode(), edges
+
+
+def _ninja_scoped_project(tree: dict, seed: int, objects: int) -> dict:
+    """A project of one manifest per directory (`subninja`, each with its own
+    flags in its own scope) and a rules file (`include`), a generated
+    configuration header every compile waits for (order-only), compiles
+    that also write a listing (implicit outputs) and links in a pool of
+    depth 1. Returns its files, the top-level one first."""
+    rng = random.Random(seed)
+    top = "heldout-scoped.ninja"
+    files = {}
+    rules = ("rule cc\n  command = $cc $cflags $dirflags -Wa,-adhln=$lst -c $in -o $out\n"
+             "  description = CC [$dir] $out\n\n"
+             "rule gen\n  command = sh proj/configure.sh > $out\n  description = GEN $out\n"
+             "  generator = 1\n\n"
+             "rule ar\n  command = ar crs $out $in\n  description = AR $out\n\n"
+             "pool link_pool\n  depth = 1\n\n"
+             "rule link\n  command = $cc -o $out $in $libs\n  pool = link_pool\n"
+             "  description = LINK $out\n\n")
+    files["heldout-scoped-rules.ninja"] = rules.encode()
+    main = ["cc = clang\ncflags = -O2 -Iproj/include -Igen\n",
+            "include heldout-scoped-rules.ninja\n",
+            "build gen/config.h: gen proj/configure.sh\n"]
+    libs = []
+    per_dir = max(1, objects // len(tree))
+    for d in sorted(tree):
+        sub = ["dir = %s\n" % d,
+               "dirflags = -DDIR_%s=1 -fvisibility=hidden\n" % d.upper()]
+        objs = []
+        for src in sorted(rng.sample(tree[d][0], min(per_dir, len(tree[d][0])))):
+            obj = "out/%s/%s.o" % (d, src.rsplit("/", 1)[1][:-2])
+            objs.append(obj)
+            sub.append("build %s | %s.lst: cc %s || gen/config.h\n  lst = %s.lst\n"
+                       % (obj, obj, src, obj))
+        lib = "out/%s/lib%s.a" % (d, d)
+        libs.append(lib)
+        sub.append("build %s: ar %s\n" % (lib, " ".join(objs)))
+        name = "heldout-scoped-%s.ninja" % d
+        files[name] = "".join(sub).encode()
+        main.append("subninja %s\n" % name)
+    exes = []
+    for p in range(6):
+        exe = "out/bin/tool%d" % p
+        exes.append(exe)
+        main.append("build %s: link %s\n  libs = -lm\n" % (
+            exe, " ".join(sorted(rng.sample(libs, 5)))))
+    main.append("build all: phony %s\ndefault all\n" % " ".join(exes))
+    return {top: "".join(main).encode(), **files}
+
+
+def ninja_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes], list]:
+    """ninja's scenarios (its arguments), the files they read and the
+    training runs. Every manifest builds from one generated tree of
+    sources and headers (`proj/`, empty files). The training is dry runs
+    (`-n`) of C projects built from nothing: startup a project of 14
+    compiles, the steady state three of 1,400-1,800 compiles (with
+    depfiles), one library per directory and some programs. The held-out
+    runs do other kinds of work: `heldout` a dry run of an up-to-date
+    project of 1,600 compiles (every output present, none older than its
+    inputs, the build log in `noop/`: statting, log loading and command
+    hashes, "no work to do"), `heldout-scoped` a dry run of a project of
+    one subninja per directory with scoped variables, an included rules
+    file, order-only dependencies, implicit outputs and a pool,
+    `heldout-compdb` the JSON compilation database of a fourth C project,
+    `heldout-commands` its commands in build order, `heldout-targets`
+    every target with its rule."""
+    tree = _ninja_tree(11)
+    inputs = {}
+    for d in sorted(tree):
+        for path in tree[d][0] + tree[d][1]:
+            inputs[path] = b""
+    inputs["proj/configure.sh"] = b"echo '#define KILN 1'\n"
+    inputs["small.ninja"], _ = _ninja_c_project(tree, 1, 12)
+    for seed, objects in ((2, 3000), (3, 2000), (4, 2500)):
+        inputs["train-%d.ninja" % seed], _ = _ninja_c_project(tree, seed, objects)
+    inputs["heldout-tools.ninja"], _ = _ninja_c_project(tree, 5, 2500)
+    noop, edges = _ninja_c_project(tree, 6, 2400, depfiles=False)
+    inputs["heldout-noop.ninja"] = b"builddir = noop\n" + noop
+    # The no-op project's outputs, staged after its sources (so no older
+    # than them), then its build log: every command's hash, a recorded
+    # mtime later than any file's.
+    log = ["# ninja log v5\n"]
+    for outputs, command in edges:
+        for out in outputs:
+            inputs[out] = b"built\n"
+            log.append("%d\t%d\t%d\t%s\t%x\n" % (0, 1, 1 << 62, out,
+                                                  _murmur64a(command.encode())))
+    inputs["noop/.ninja_log"] = "".join(log).encode()
+    inputs.update(_ninja_scoped_project(tree, 7, 1600))
+    training = [("startup", ["-n", "-f", "small.ninja"])] + [
+        ("steady", ["-n", "-f", "train-%d.ninja" % seed]) for seed in (2, 3, 4)]
+    scenarios = {"startup": ["-n", "-f", "small.ninja"],
+                 "steady": ["-n", "-f", "train-2.ninja"],
+                 "heldout": ["-n", "-f", "heldout-noop.ninja"],
+                 "heldout-scoped": ["-n", "-f", "heldout-scoped.ninja"],
+                 "heldout-compdb": ["-f", "heldout-tools.ninja", "-t", "compdb"],
+                 "heldout-commands": ["-f", "heldout-tools.ninja", "-t", "commands", "all"],
+                 "heldout-targets": ["-f", "heldout-tools.ninja", "-t", "targets", "all"]}
+    return scenarios, inputs, training
+
+
+def ninja(work: Path, log: Callable[[str], None]) -> dict:
+    """ninja 1.11 (Debian package `ninja-build`), the C++ build tool, which
+    bench/pgo_flow.py builds by the project's own CMake build; the scenarios
+    are ninja_scenarios(). Its output is what it prints. Not in PROGRAMS:
+    bench/run.py stages no input in subdirectories."""
+    tree = fetch_source("ninja-build", work / "src-ninja", log)
+    for name in ("CMakeLists.txt", "src/ninja.cc", "src/manifest_parser.cc"):
+        if not (tree / name).is_file():
+            raise FetchError("missing %s in %s" % (name, tree))
+    scenarios, inputs, training = ninja_scenarios()
+    return {"name": "ninja", "dir": tree, "exe_name": "ninja",
+            "scenarios": scenarios, "inputs": inputs, "training": training}
+
+
 PROGRAMS = {"zstd": zstd, "expat": expat, "lua": lua, "sqlite": sqlite}

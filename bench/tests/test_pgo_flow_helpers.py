@@ -382,6 +382,13 @@ class OwnIrTest(unittest.TestCase):
         self.assertEqual(pgo_flow.own_ir(cg, Path("/w/run/lua"), {"luaK_jump", "main"}), 15)
         self.assertEqual(pgo_flow.own_ir(cg, Path("/w/run/lua")), 10)
 
+    def test_recursive_calls_count_as_their_function(self):
+        # Callgrind names the inner calls of a recursive function `fn'2`.
+        cg = pages.CallgrindData(
+            self_cost={"/w/run/ninja": {0x1000: 10}, "???": {0x400000: 5, 0x400010: 3}},
+            fn_at={"???": {0x400000: "parse.cold.0", 0x400010: "parse.cold.0'2"}})
+        self.assertEqual(pgo_flow.own_ir(cg, Path("/w/run/ninja"), {"parse.cold.0"}), 18)
+
 
 class BestStockTableTest(unittest.TestCase):
     def test_table_names_the_best_row_of_each_workload(self):
