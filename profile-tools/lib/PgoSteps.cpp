@@ -593,8 +593,11 @@ Expected<PgoBuild> runPhaseBuild(const Workspace &WS, const PgoEnvironment &Env,
   BuildLog Log = readBuildLog(PhaseDir + "/build.log");
   B.Compiles = std::max(Log.Compiles, Log.Objects);
   B.Links = Log.Links;
+  // By content: a build that rewrites a source with the same text (CMake's
+  // configure checks, check_ipo_supported's test sources, at every
+  // configure) or touches it has not changed what the profiles describe.
   for (const std::string &Src : Log.Sources)
-    if (Expected<PgoFileStamp> S = stampFile(Src, /*WithHash=*/false))
+    if (Expected<PgoFileStamp> S = stampFile(Src, /*WithHash=*/true))
       B.Sources.push_back(std::move(*S));
     else
       consumeError(S.takeError());
