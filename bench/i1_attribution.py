@@ -53,7 +53,7 @@ functions no scenario ran, which the layout leaves to the linker. FILE is
 the plan is deterministic, so for a program of `kiln pgo optimize` it is
 
     kiln block-layout .kiln/optimize/block-layout/0/blocks.kbp -o /dev/null \
-        --report=layout.json
+        --aligned-loops=false --report=layout.json
 
 (`alternative/blocks.kbp` when `kiln pgo status` says the other compile
 policy was chosen).

@@ -505,7 +505,13 @@ std::vector<uint32_t> BlockPlanner::orderCluster(const BlockFunction &F,
   // in another cluster, makes the predecessor fall into its other
   // successor), and the order that adds the fewest instructions by the
   // profile's counts is kept.
-  std::vector<uint32_t> AlignedAfter = findAlignedBlocks(F);
+  // A relink that does not align loops (Config.KeepsBlockAlignment false:
+  // kiln-lld gives its code generation `-align-loops=1`) has no such
+  // block, and ext-TSP may let a loop's latch fall into its top.
+  std::vector<uint32_t> AlignedAfter =
+      Config.KeepsBlockAlignment
+          ? findAlignedBlocks(F)
+          : std::vector<uint32_t>(F.Blocks.size(), NoBlock);
   std::vector<codelayout::EdgeCount> Edges;
   DenseMap<std::pair<uint32_t, uint32_t>, uint64_t> EdgeCounts;
   uint64_t AllEdges = 0;

@@ -461,6 +461,13 @@ static cl::opt<uint64_t> BlockLayoutMaxFallThrough(
              "before that block; a block that ran and fell into it jumps "
              "(default 16; 0 leaves them cold)"),
     cl::cat(KilnCategory));
+static cl::opt<bool> BlockLayoutAlignedLoops(
+    "aligned-loops", cl::sub(BlockLayoutCmd), cl::init(true),
+    cl::desc("plan for a relink that aligns loops as the profiled binary "
+             "did (default); --aligned-loops=false plans for one given "
+             "-mllvm -align-loops=1, as kiln-lld's --kiln-block-profile "
+             "relinks"),
+    cl::cat(KilnCategory));
 static cl::opt<bool> BlockLayoutPlaceCold(
     "place-cold", cl::sub(BlockLayoutCmd),
     cl::desc("list the never-run clusters (fn.cold) last in the ordering "
@@ -500,6 +507,7 @@ static Error blockLayoutMain(int Argc, const char **Argv) {
   Opts.Layout.Composite.PlaceColdNodes = BlockLayoutPlaceCold;
   Opts.Layout.MinSplitBytes = BlockLayoutMinSplit;
   Opts.Layout.MaxFallThroughBytes = BlockLayoutMaxFallThrough;
+  Opts.Layout.KeepsBlockAlignment = BlockLayoutAlignedLoops;
   Opts.Binary = BlockLayoutBinary;
   if (BlockLayoutMinMatched > 100)
     return kiln::makeToolError(

@@ -157,8 +157,9 @@ checkSectionsProfile(const KilnLinkOptions &Options, const LinkBitcode *Bitcode,
 /// \returns their paths, or empty paths when the profile is unusable (a
 /// warning on \p Diag; `--kiln-strict`: an error).
 static Expected<PlannedBlockProfile>
-planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
-                 raw_ostream &Diag) {
+planBlockProfile(const KilnLinkOptions &Options,
+                 const layout::BlockLayoutConfig &Config,
+                 ScratchDirectory &Scratch, raw_ostream &Diag) {
   StringRef Path = Options.BlockProfile;
   auto Unusable = [&](const Twine &Why) -> Expected<PlannedBlockProfile> {
     if (Options.Strict)
@@ -175,7 +176,7 @@ planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
       parseBlockProfile((*Buffer)->getMemBufferRef());
   if (!Profile)
     return Unusable(toString(Profile.takeError()));
-  layout::BlockLayout Layout = layout::planBlockLayout(*Profile);
+  layout::BlockLayout Layout = layout::planBlockLayout(*Profile, Config);
   if (Layout.Functions.empty())
     return Unusable(Path + ": no block of the profile ran in any scenario");
   if (Error E = Scratch.create())
@@ -202,7 +203,12 @@ planBlockProfile(const KilnLinkOptions &Options, ScratchDirectory &Scratch,
   if (Options.Verbose)
     Diag << ToolName << ": note: block layout: " << Layout.Functions.size()
          << " function(s) in " << Layout.Clusters.size()
-         << " cluster(s) planned from " << Path << '\n';
+         << " cluster(s) planned from " << Path
+         << (Config.KeepsBlockAlignment
+                 ? ""
+                 : ", for a relink without loop alignment (-mllvm "
+                   "-align-loops=1)")
+         << '\n';
   PlannedBlockProfile Planned;
   Planned.Sections = Sections;
   Planned.Order = Order;
@@ -336,12 +342,21 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
       if (isLldOption(Arg, "symbol-ordering-file"))
         return blockLayoutError(Arg + " and --kiln-block-profile both order "
                                       "the link; drop one of them");
+    // The relink does not align loops (unless the link says how): the
+    // planner's order then lets a loop's latch fall into its top, and
+    // control never runs a loop top's padding (layout::BlockLayoutConfig).
+    layout::BlockLayoutConfig Config;
+    Config.KeepsBlockAlignment = hasMllvmOption(LinkerArgs, "align-loops");
     Expected<PlannedBlockProfile> Planned =
-        planBlockProfile(Options, Scratch, Diag);
+        planBlockProfile(Options, Config, Scratch, Diag);
     if (!Planned)
       return Planned.takeError();
     if (Planned->Sections.empty())
       return "";
+    if (!Config.KeepsBlockAlignment) {
+      LinkerArgs.push_back("-mllvm");
+      LinkerArgs.push_back("-align-loops=1");
+    }
     Effective.BlockSections = Planned->Sections;
     PlannedOrder = Planned->Order;
     Plan = std::move(*Planned);

@@ -597,6 +597,22 @@ TEST(BlockLayout, ALoopTopWithoutPaddingCountsAsAligned) {
   EXPECT_EQ(At(2), At(1) + 1);
 }
 
+TEST(BlockLayout, FallsIntoAlignedBlocksWhenTheRelinkDoesNotAlign) {
+  // For a relink given -align-loops=1 the compiler's padding is gone:
+  // the padded diamond is laid out as the unpadded one, and the loop's top
+  // (aligned without padding) is the more frequent 2, 1's fall-through.
+  BlockLayoutConfig Unaligned;
+  Unaligned.KeepsBlockAlignment = false;
+  BlockProfile Padded = twoSuccessors(/*Padded=*/true);
+  EXPECT_THAT(blockIDs(Padded, planBlockLayout(Padded, Unaligned).Clusters[0]),
+              ElementsAre(0, 1, 2, 4, 3));
+  BlockProfile OnBoundary = loopTopAfterItsPredecessor(true);
+  std::vector<uint32_t> IDs =
+      blockIDs(OnBoundary, planBlockLayout(OnBoundary, Unaligned).Clusters[0]);
+  auto At = [&](uint32_t ID) { return llvm::find(IDs, ID) - IDs.begin(); };
+  EXPECT_EQ(At(2), At(1) + 1);
+}
+
 TEST(BlockLayout, SharedNamesStayWholeAndOutOfTheSectionsProfile) {
   ProfileBuilder B;
   B.function("init");

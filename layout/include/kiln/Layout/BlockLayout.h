@@ -151,6 +151,13 @@ struct BlockLayoutConfig {
   /// before that block, keeping the compiler's fall-through (see
   /// BlockLayout.cpp). 0 leaves every never-run block in the cold cluster.
   uint64_t MaxFallThroughBytes = 16;
+  /// Whether the code generation that applies the layout aligns blocks as
+  /// the profiled binary's did (its loop tops, found by their addresses):
+  /// then control that falls into such a block runs its padding first, and
+  /// the planner counts that. False for a relink given `-align-loops=1`
+  /// (kiln-lld's --kiln-block-profile): no block is aligned, and a loop's
+  /// latch can fall into its top (see BlockLayout.cpp).
+  bool KeepsBlockAlignment = true;
   /// Places the clusters. Its PlaceColdNodes also lists the never-run
   /// clusters last in BlockLayout::Order.
   CompositeLayoutConfig Composite;
