@@ -328,6 +328,7 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
   KilnLinkOptions Effective = Options;
   std::string PlannedOrder;
   std::optional<PlannedBlockProfile> Plan;
+  bool UnalignLoops = false;
   if (!Options.BlockProfile.empty()) {
     if (!Options.BlockSections.empty())
       return blockLayoutError("--kiln-block-profile and "
@@ -353,10 +354,7 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
       return Planned.takeError();
     if (Planned->Sections.empty())
       return "";
-    if (!Config.KeepsBlockAlignment) {
-      LinkerArgs.push_back("-mllvm");
-      LinkerArgs.push_back("-align-loops=1");
-    }
+    UnalignLoops = !Config.KeepsBlockAlignment;
     Effective.BlockSections = Planned->Sections;
     PlannedOrder = Planned->Order;
     Plan = std::move(*Planned);
@@ -390,5 +388,9 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
           Copy, [&](raw_ostream &OS) { OS << *Text; }, sys::fs::OF_Text))
     return std::move(E);
   LinkerArgs.push_back("--lto-basic-block-sections=" + Copy);
+  if (UnalignLoops) {
+    LinkerArgs.push_back("-mllvm");
+    LinkerArgs.push_back("-align-loops=1");
+  }
   return Text;
 }
