@@ -5,8 +5,8 @@
 PGO pipeline on every held-out workload of the benchmark corpus.
 
 For each program of the corpus (the sample application, zstd, expat's xmlwf
-built by its autotools, Lua's interpreter, SQLite's shell and jsoncpp's test
-runner, a C++ program built by its CMake build), runs
+built by its autotools, Lua's interpreter, SQLite's shell, and two C++
+programs built by their CMake builds: jsoncpp's test runner and ninja), runs
 bench/pgo_flow.py with the flow's defaults (`kiln pgo optimize` with no
 switch) and the stock pipelines from the same training (`--references`,
 default all: IR PGO + ThinLTO, front-end PGO + ThinLTO, IR PGO + CSPGO +
