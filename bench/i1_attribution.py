@@ -157,11 +157,6 @@ def parse_symbols(text: str, sections: list[pages.Section]) -> list[Symbol]:
         for r in raw)
 
 
-def _strip_rec(fn: str) -> str:
-    """A callgrind function name without its recursion level (`f'2`)."""
-    return re.sub(r"'\d+$", "", fn)
-
-
 def split_name(name: str) -> tuple[str, str]:
     """(the function's name without build suffixes or part suffix, the part:
     "" for a function's body, else its suffix such as ".cold")."""
@@ -418,7 +413,7 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
     if "???" in prof.costs:
         lowest: dict[str, int] = {}
         for addr, fn in prof.fn_at.get("???", {}).items():
-            fn = _strip_rec(fn)
+            fn = pages.strip_recursion(fn)
             if fn in binary.names and (fn not in lowest or addr < lowest[fn]):
                 lowest[fn] = addr
         starts = {s.name: s.start for s in binary.syms}
@@ -434,7 +429,7 @@ def attribute(prof: Profile, binary: Binary, weak_names: set[str],
         for addr, c in prof.costs[ob].items():
             ir, miss = c[iir], c[imiss] if imiss < len(c) else 0
             all_cost[addr] = all_cost.get(addr, 0) + ir
-            fn = _strip_rec(fn_at.get(addr, ""))
+            fn = pages.strip_recursion(fn_at.get(addr, ""))
             own = ob == own_ob or (ob == "???" and fn in binary.names)
             if not own:
                 base, _ = split_name(fn)
@@ -761,7 +756,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         for ps in list(profiles.values()) + list(one_profiles.values()):
             for p in ps:
                 for fns in p.fn_at.values():
-                    all_names.update(split_name(_strip_rec(f))[0] for f in fns.values())
+                    all_names.update(split_name(pages.strip_recursion(f))[0] for f in fns.values())
                 if p.by_name:
                     all_names.update(split_name(f)[0] for f in p.by_name)
         demangled = demangle(all_names, args.cxxfilt)

@@ -104,7 +104,6 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import resource
 import shlex
 import shutil
@@ -347,15 +346,23 @@ def sample_program(work: Path, args, revision: int = 0) -> Program:
                    dict(scenarios, heldout=["mixed", "--input-seed", "2"]), {})
 
 
-def makefile_program(work: Path, name: str) -> Program:
-    """A real program of lib/programs.py (zstd, lua, sqlite) with a plain
-    Makefile of its translation units, linked by $(CC)."""
+def fetch_into_app(work: Path, name: str, fetch) -> tuple[dict, Path]:
+    """Fetches a real program of lib/programs.py (\p fetch, the program's
+    function there) and copies its tree to WORK/app; returns its
+    description and the copy. A failed fetch is a Step named \p name."""
     try:
-        desc = programs.PROGRAMS[name](work, log)
+        desc = fetch(work, log)
     except programs.FetchError as e:
         raise Step("%s: %s" % (name, e))
     src = work / "app"
     shutil.copytree(desc["dir"], src, symlinks=True)
+    return desc, src
+
+
+def makefile_program(work: Path, name: str) -> Program:
+    """A real program of lib/programs.py (zstd, lua, sqlite) with a plain
+    Makefile of its translation units, linked by $(CC)."""
+    desc, src = fetch_into_app(work, name, programs.PROGRAMS[name])
     cflags = [f if not f.startswith(str(desc["dir"])) else
               str(src / Path(f).relative_to(desc["dir"])) for f in desc["cflags"]]
     write_makefile(src, desc["exe_name"], desc["sources"], cflags, "$(CC)",
@@ -384,12 +391,7 @@ def expat_program(work: Path, kind: str) -> Program:
     source has no configure script: it is generated once here (buildconf.sh,
     autoreconf), as a release tarball ships it, so that both builds of the
     comparison start from the same configured-nowhere tree."""
-    try:
-        desc = programs.expat(work, log)
-    except programs.FetchError as e:
-        raise Step("expat: %s" % e)
-    src = work / "app"
-    shutil.copytree(desc["dir"], src, symlinks=True)
+    desc, src = fetch_into_app(work, "expat", programs.expat)
     build, built = EXPAT_BUILDS[kind]
     if isinstance(build, AutotoolsBuild) and not (src / "configure").exists():
         if shutil.which("autoreconf") is None or shutil.which("libtoolize") is None:
@@ -477,18 +479,12 @@ def jsoncpp_program(work: Path) -> Program:
     (JSONCPP_BUILD), for the flow and for stock alike; the program is its
     test runner, whose runs write their output beside the document they
     parse (FileOutputProgram)."""
-    try:
-        desc = programs.jsoncpp(work, log)
-    except programs.FetchError as e:
-        raise Step("jsoncpp: %s" % e)
-    src = work / "app"
-    shutil.copytree(desc["dir"], src, symlinks=True)
+    desc, src = fetch_into_app(work, "jsoncpp", programs.jsoncpp)
     sc = desc["scenarios"]
     return FileOutputProgram(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")},
                              sc, desc["inputs"], build=JSONCPP_BUILD,
                              built="b/bin/" + desc["exe_name"], training=desc["training"],
                              patterns=desc["output_files"])
-
 
 
 # ninja's own CMake build of its executable only (no test program), without
@@ -503,12 +499,7 @@ def ninja_program(work: Path) -> Program:
     (NINJA_BUILD), for the flow and for stock alike; its runs read the
     generated manifests and tree staged beside it (lib/programs.py,
     ninja_scenarios) and print their output."""
-    try:
-        desc = programs.ninja(work, log)
-    except programs.FetchError as e:
-        raise Step("ninja: %s" % e)
-    src = work / "app"
-    shutil.copytree(desc["dir"], src, symlinks=True)
+    desc, src = fetch_into_app(work, "ninja", programs.ninja)
     sc = desc["scenarios"]
     return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
                    desc["inputs"], build=NINJA_BUILD, built="b/" + desc["exe_name"],
@@ -611,9 +602,8 @@ def own_ir(cg, exe: Path, names: set[str] = frozenset()) -> int:
     other programs `???` holds only valgrind's own few instructions."""
     own = sum(cg.self_cost[pages.select_object(cg, str(exe))].values())
     unknown = cg.fn_at.get("???", {})
-    # Callgrind names a recursive function's inner calls `fn'2`, `fn'3`...
     return own + sum(cost for addr, cost in cg.self_cost.get("???", {}).items()
-                     if re.sub(r"'\d+$", "", unknown.get(addr, "")) in names)
+                     if pages.strip_recursion(unknown.get(addr, "")) in names)
 
 
 def heldout_modes(prog: Program) -> list[str]:

@@ -142,6 +142,12 @@ def _parse_subpositions(toks: list[str], last: list[int]) -> list[int]:
     return out
 
 
+def strip_recursion(fn: str) -> str:
+    """A callgrind function name without its recursion level: callgrind
+    names a recursive function's inner calls `f'2`, `f'3`..."""
+    return re.sub(r"'\d+$", "", fn)
+
+
 def parse_callgrind(lines: Iterable[str], all_events: bool = False) -> CallgrindData:
     """Parse a callgrind profile (all parts are accumulated). With
     ``all_events``, also keep every event's self cost per instruction
