@@ -6,7 +6,8 @@ PGO pipeline on every held-out workload of the benchmark corpus.
 
 For each program of the corpus (the sample application, zstd, expat's xmlwf
 built by its autotools, Lua's interpreter, SQLite's shell, and two C++
-programs built by their CMake builds: jsoncpp's test runner and ninja), runs
+programs built by their CMake builds: jsoncpp's test runner and ninja, and
+git, more than 3 MB of code, by its Makefile), runs
 bench/pgo_flow.py with the flow's defaults (`kiln pgo optimize` with no
 switch) and the stock pipelines from the same training (`--references`,
 default all: IR PGO + ThinLTO, front-end PGO + ThinLTO, IR PGO + CSPGO +
@@ -77,7 +78,7 @@ REPO_DIR = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
 import pgo_flow  # noqa: E402
 
-CORPUS = ("sample", "zstd", "expat-autotools", "lua", "sqlite", "jsoncpp", "ninja")
+CORPUS = ("sample", "zstd", "expat-autotools", "lua", "sqlite", "jsoncpp", "ninja", "git")
 STOCK_ROW = pgo_flow.STOCK_ROW
 FLOW_ROW = pgo_flow.FLOW_PREFIX
 

@@ -30,7 +30,7 @@ without it: the instrument phases compile with the same flags; and the
 optimize phase's wall time.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp|ninja]
+                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp|ninja|git]
                             [--variants LIST] [--references all|fe,cs,bp,bolt,fe-bolt]
                             [--stale-revision N] [--overhead-rounds N]
 
@@ -71,6 +71,11 @@ namespace processing (lib/programs.py, expat_scenarios).
 own CMake build: jsoncpp's test runner, and ninja, the build tool, whose
 runs read manifests generated over a staged tree of empty sources
 (lib/programs.py, ninja_scenarios).
+
+--program git builds git 2.39 (more than 3 MB of code) by its own Makefile
+(`make -jN git`, without the optional libraries); its runs read a generated
+bare repository of 1,200 commits (lib/programs.py, git_scenarios), with no
+system or user git configuration.
 
 --variants runs `kiln pgo optimize` once per named variant on the same
 training (the workspace is reused; optimize removes the previous build's
@@ -248,8 +253,13 @@ class Program:
 
     def __init__(self, src: Path, exe: str, scenarios: dict, measured: dict,
                  inputs: dict, build=None, built: str | None = None,
-                 output_dir: str | None = None, training: list | None = None):
+                 output_dir: str | None = None, training: list | None = None,
+                 env: dict | None = None):
         self.src, self.exe, self.scenarios = src, exe, scenarios
+        # Environment variables every run of the program needs (main() sets
+        # them for the whole benchmark, so that the flow's replays of the
+        # training under callgrind get them too).
+        self.env = env or {}
         # The training runs, (scenario, arguments) in order: one per
         # scenario unless the program trains a scenario on several runs.
         self.training = training or list(scenarios.items())
@@ -504,6 +514,46 @@ def ninja_program(work: Path) -> Program:
     return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
                    desc["inputs"], build=NINJA_BUILD, built="b/" + desc["exe_name"],
                    training=desc["training"])
+
+class GitBuild:
+    """git's own Makefile, its `git` executable only: `make -jN git` without
+    the optional libraries (curl, OpenSSL, expat, gettext, Perl, Python,
+    Tcl/Tk: the SHA-1 and SHA-256 code is git's own). The stock builds pass
+    the compilers, archiver and flags as make variables, CFLAGS with the
+    Makefile's own default (`-g -O2 -Wall`) in front of the extra flags;
+    git links with CFLAGS and LDFLAGS."""
+
+    OPTIONS = ["NO_CURL=1", "NO_OPENSSL=1", "NO_EXPAT=1", "NO_GETTEXT=1", "NO_TCLTK=1",
+               "NO_PERL=1", "NO_PYTHON=1"]
+
+    def command(self, jobs: int, tools: dict | None = None, extra: str = "",
+                ldextra: str = "") -> list[str]:
+        cmd = ["make", "-j%d" % jobs, "git"] + self.OPTIONS
+        if tools:
+            cmd += ["CC=" + tools["clang"], "AR=" + tools["ar"]]
+        if extra:
+            cmd.append("CFLAGS=-g -O2 -Wall " + extra)
+        if ldextra:
+            cmd.append("LDFLAGS=" + ldextra)
+        return cmd
+
+
+# What every run of git gets: no system or user configuration (the machine's
+# would change what git prints and does).
+GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+
+
+def git_program(work: Path) -> Program:
+    """git's tree (lib/programs.py, git) built by its own Makefile
+    (GitBuild), for the flow and for stock alike; its runs read the
+    generated bare repository staged beside it (lib/programs.py,
+    git_scenarios) and print their output."""
+    desc, src = fetch_into_app(work, "git", programs.git)
+    sc = desc["scenarios"]
+    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
+                   desc["inputs"], build=GitBuild(), training=desc["training"],
+                   env=GIT_ENV)
+
 
 def strip_debug_info(exe: Path, tools: dict) -> None:
     """Removes the DWARF of a program built with -g (autoconf's default
@@ -1076,7 +1126,7 @@ def main(argv=None) -> int:
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--program", choices=("sample", "zstd", "lua", "sqlite")
-                    + tuple(EXPAT_BUILDS) + ("jsoncpp", "ninja"),
+                    + tuple(EXPAT_BUILDS) + ("jsoncpp", "ninja", "git"),
                     default="sample")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--variants", default="default",
@@ -1134,8 +1184,11 @@ def main(argv=None) -> int:
             prog = jsoncpp_program(work)
         elif args.program == "ninja":
             prog = ninja_program(work)
+        elif args.program == "git":
+            prog = git_program(work)
         else:
             prog = expat_program(work, args.program)
+        os.environ.update(prog.env)
         ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []
 
         def add(name: str, measured_prog: Program, build: dict) -> None:

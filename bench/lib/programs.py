@@ -17,6 +17,8 @@ import subprocess
 from pathlib import Path
 from typing import Callable
 
+from . import gitrepo
+
 DEBSRC_FILE = Path("/etc/apt/sources.list.d/kiln-debsrc.sources")
 SYSTEM_SOURCES = Path("/etc/apt/sources.list.d/debian.sources")
 
@@ -1138,6 +1140,211 @@ def ninja(work: Path, log: Callable[[str], None]) -> dict:
             raise FetchError("missing %s in %s" % (name, tree))
     scenarios, inputs, training = ninja_scenarios()
     return {"name": "ninja", "dir": tree, "exe_name": "ninja",
+            "scenarios": scenarios, "inputs": inputs, "training": training}
+
+
+# The generated repository of the git program: its directories, the words
+# of its files' lines and its authors.
+_GIT_DIRS = ["src", "src/core", "src/net", "lib", "lib/util", "include", "doc", "tests"]
+_GIT_WORDS = ["buffer", "count", "index", "node", "entry", "table", "state", "value",
+              "result", "offset", "length", "error", "flags", "cache", "list", "item",
+              "parent", "child", "hash", "name", "path", "size", "next", "prev", "data"]
+_GIT_AUTHORS = [("Ada Kiln", "ada@kiln.example"), ("Bo Glaze", "bo@kiln.example"),
+                ("Cy Clay", "cy@kiln.example"), ("Di Fire", "di@kiln.example"),
+                ("Ed Ember", "ed@kiln.example"), ("Flo Slip", "flo@kiln.example")]
+
+
+def _git_line(rng: random.Random) -> str:
+    w = lambda: rng.choice(_GIT_WORDS)
+    kind = rng.randrange(6)
+    if kind == 0:
+        return "\tif (%s->%s > %s_%s)\n" % (w(), w(), w(), w())
+    if kind == 1:
+        return "\t\t%s = %s(%s, %d);\n" % (w(), w() + "_" + w(), w(), rng.randrange(1000))
+    if kind == 2:
+        return "\t/* %s %s %s the %s */\n" % (w(), w(), w(), w())
+    if kind == 3:
+        return "\treturn %s_%s(%s);\n" % (w(), w(), w())
+    if kind == 4:
+        return "static int %s_%s(struct %s *%s)\n" % (w(), w(), w(), w())
+    return "\t%s += %s[%d];\n" % (w(), w(), rng.randrange(64))
+
+
+def _git_file(rng: random.Random, lines: int) -> bytes:
+    return "".join(_git_line(rng) for _ in range(lines)).encode()
+
+
+def _git_edit(rng: random.Random, text: bytes) -> bytes:
+    """One commit's change to a file: some lines replaced, a block inserted
+    or one deleted."""
+    lines = text.decode().splitlines(keepends=True)
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(lines) + 1)
+        op = rng.randrange(3)
+        if op == 0 and lines:
+            for i in range(at, min(at + rng.randint(1, 3), len(lines))):
+                lines[i] = _git_line(rng)
+        elif op == 1 or len(lines) < 20:
+            lines[at:at] = [_git_line(rng) for _ in range(rng.randint(1, 8))]
+        else:
+            del lines[at:at + rng.randint(1, 6)]
+    return "".join(lines).encode()
+
+
+def _git_name(rng: random.Random, taken: set) -> str:
+    while True:
+        path = "%s/%s_%s.%s" % (rng.choice(_GIT_DIRS), rng.choice(_GIT_WORDS),
+                                rng.choice(_GIT_WORDS), rng.choice("cch"))
+        if path not in taken:
+            return path
+
+
+def git_repository(seed: int, commits: int) -> tuple[dict[str, bytes], str]:
+    """The files of a bare repository (`repo.git/`) with a generated history
+    of \p commits commits on `main` (lib/gitrepo.py writes it): C-like
+    sources in nested directories, each commit editing one to four files,
+    some adding a file or renaming one (with a small edit), every 40th
+    commit merging a topic branch of three commits that adds and edits
+    files of its own directory; six authors, a tag `v1.N` every 100
+    commits. \returns the files and the path of the last tree that the
+    most commits changed."""
+    rng = random.Random(seed)
+    pack = gitrepo.PackWriter()
+    files: dict[str, bytes] = {}
+    blobs: dict[str, bytes] = {}
+    for _ in range(140):
+        path = _git_name(rng, set(files))
+        files[path] = _git_file(rng, rng.randint(30, 220))
+    clock = [1_600_000_000]
+
+    edits: dict[str, int] = {}
+
+    def write(path: str, data: bytes, base: bytes | None) -> None:
+        edits[path] = edits.get(path, 0) + 1
+        files[path] = data
+        blobs[path] = pack.add(gitrepo.OBJ_BLOB, data, base)
+
+    def tree(state: dict[str, bytes]) -> bytes:
+        def build(prefix: str) -> bytes:
+            entries, subdirs = {}, set()
+            for path in state:
+                if path.startswith(prefix):
+                    rest = path[len(prefix):]
+                    if "/" in rest:
+                        subdirs.add(rest.split("/", 1)[0])
+                    else:
+                        entries[rest] = (False, state[path])
+            for d in subdirs:
+                entries[d] = (True, build(prefix + d + "/"))
+            return pack.add(gitrepo.OBJ_TREE, gitrepo.tree_data(entries))
+        return build("")
+
+    def commit(state: dict[str, bytes], parents: list, message: str) -> bytes:
+        clock[0] += rng.randint(600, 20000)
+        name, email = rng.choice(_GIT_AUTHORS)
+        who = "%s <%s> %d +0000" % (name, email, clock[0])
+        text = "tree %s\n" % tree(state).hex()
+        text += "".join("parent %s\n" % p.hex() for p in parents)
+        text += "author %s\ncommitter %s\n\n%s\n" % (who, who, message)
+        return pack.add(gitrepo.OBJ_COMMIT, text.encode())
+
+    for path in sorted(files):
+        write(path, files[path], None)
+    head = commit(blobs, [], "Initial import")
+    refs = {}
+
+    def change() -> str:
+        """One commit's change on main: adds a file, moves one (with a small
+        edit) or edits one to four; \returns the commit message."""
+        roll = rng.random()
+        if roll < 0.05:
+            path = _git_name(rng, set(files))
+            write(path, _git_file(rng, rng.randint(20, 120)), None)
+            return "Add " + path
+        mainline = sorted(p for p in files if not p.startswith("contrib/"))
+        if roll < 0.08:
+            old = rng.choice(mainline)
+            new = _git_name(rng, set(files))
+            data, base = files.pop(old), blobs.pop(old)
+            edits[new] = edits.pop(old, 0)
+            write(new, _git_edit(rng, data), base)
+            return "Move %s to %s" % (old, new)
+        for path in rng.sample(mainline, rng.randint(1, 4)):
+            write(path, _git_edit(rng, files[path]), blobs[path])
+        words = rng.randint(3, 8)
+        return " ".join(rng.choice(_GIT_WORDS) for _ in range(words)).capitalize()
+
+    for n in range(1, commits):
+        if n % 40 == 0:
+            # A topic branch of three commits forked from here, merged back.
+            topic = "contrib/topic%d/" % (n // 40)
+            side_files = dict(blobs)
+            side = head
+            for k in range(3):
+                path = topic + "%s.c" % rng.choice(_GIT_WORDS)
+                if path in files:
+                    files[path] = _git_edit(rng, files[path])
+                    side_files[path] = pack.add(gitrepo.OBJ_BLOB, files[path], blobs.get(path))
+                else:
+                    files[path] = _git_file(rng, rng.randint(20, 80))
+                    side_files[path] = pack.add(gitrepo.OBJ_BLOB, files[path])
+                blobs[path] = side_files[path]
+                side = commit(side_files, [side], "Topic %d: step %d" % (n // 40, k + 1))
+            head = commit(blobs, [head, side], "Merge branch 'topic%d'" % (n // 40))
+        else:
+            head = commit(blobs, [head], change())
+        if n % 100 == 0:
+            refs["refs/tags/v1.%d" % (n // 100)] = head
+    refs["refs/heads/main"] = head
+    most_edited = max(sorted(p for p in files if not p.startswith("contrib/")),
+                      key=lambda p: edits.get(p, 0))
+    return gitrepo.bare_repository(pack, refs, "refs/heads/main", "repo.git/"), most_edited
+
+
+def git_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes], list]:
+    """git's scenarios (its arguments), the files they read and the training
+    runs, on one generated bare repository (git_repository: 1,200 commits,
+    8,900 objects in one pack). The training reads history: startup the
+    last commits' one-line log, the steady state the log with patches
+    (rename detection off), the log with each commit's changed files, and a
+    diff between two tags. The held-out runs do other kinds of work:
+    `heldout` blames the file most commits changed, `heldout-grep` searches
+    the tree of a tag with a regular expression, `heldout-objects` lists
+    every object reachable from any ref, `heldout-pickaxe` finds the
+    commits of a range that add or remove a string (`log -S`),
+    `heldout-renames` summarises the changes between two tags with rename
+    detection, `heldout-archive` writes a tag's tree as a tar archive."""
+    inputs, blamed = git_repository(5, 1200)
+    gd = ["--no-pager", "--git-dir=repo.git"]
+    training = [("startup", gd + ["log", "--oneline", "-20"]),
+                ("steady", gd + ["log", "-p", "--no-renames", "-400"]),
+                ("steady", gd + ["log", "--name-status", "--no-renames", "--format=%h %an %s"]),
+                ("steady", gd + ["diff", "--no-renames", "v1.3", "v1.6"])]
+    scenarios = {"startup": training[0][1], "steady": training[1][1],
+                 "heldout": gd + ["blame", "-w", "HEAD", "--", blamed],
+                 "heldout-grep": gd + ["grep", "-n", "-E", "-e",
+                                       "(offset|length)_[a-z]+\\(", "v1.8"],
+                 "heldout-objects": gd + ["rev-list", "--objects", "--all"],
+                 "heldout-pickaxe": gd + ["log", "-S", "hash_index", "--oneline",
+                                          "v1.6..v1.9"],
+                 "heldout-renames": gd + ["diff", "-M", "--stat=200", "--summary",
+                                          "v1.2", "v1.9"],
+                 "heldout-archive": gd + ["archive", "--format=tar", "v1.10"]}
+    return scenarios, inputs, training
+
+
+def git(work: Path, log: Callable[[str], None]) -> dict:
+    """git 2.39 (Debian package `git`), the version control system, which
+    bench/pgo_flow.py builds by the project's own Makefile (its `git`
+    executable only); the scenarios are git_scenarios(). Its output is what
+    it prints. Not in PROGRAMS: bench/run.py stages no input in
+    subdirectories."""
+    tree = fetch_source("git", work / "src-git", log)
+    for name in ("Makefile", "git.c", "builtin/blame.c"):
+        if not (tree / name).is_file():
+            raise FetchError("missing %s in %s" % (name, tree))
+    scenarios, inputs, training = git_scenarios()
+    return {"name": "git", "dir": tree, "exe_name": "git",
             "scenarios": scenarios, "inputs": inputs, "training": training}
 
 
