@@ -7,7 +7,7 @@ PGO pipeline on every held-out workload of the benchmark corpus.
 For each program of the corpus (the sample application, zstd, expat's xmlwf
 built by its autotools, Lua's interpreter, SQLite's shell, and two C++
 programs built by their CMake builds: jsoncpp's test runner and ninja, and
-git, more than 3 MB of code, by its Makefile), runs
+git, 2.4 to 3.7 MB of code, by its Makefile), runs
 bench/pgo_flow.py with the flow's defaults (`kiln pgo optimize` with no
 switch) and the stock pipelines from the same training (`--references`,
 default all: IR PGO + ThinLTO, front-end PGO + ThinLTO, IR PGO + CSPGO +

@@ -72,7 +72,7 @@ own CMake build: jsoncpp's test runner, and ninja, the build tool, whose
 runs read manifests generated over a staged tree of empty sources
 (lib/programs.py, ninja_scenarios).
 
---program git builds git 2.39 (more than 3 MB of code) by its own Makefile
+--program git builds git 2.39 (2.4 to 3.7 MB of code) by its own Makefile
 (`make -jN git`, without the optional libraries); its runs read a generated
 bare repository of 1,200 commits (lib/programs.py, git_scenarios), with no
 system or user git configuration.
