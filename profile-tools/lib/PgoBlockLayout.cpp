@@ -9,13 +9,15 @@
 /// \file
 /// `kiln pgo optimize --block-layout=bolt|callgrind`: after the final links,
 /// each profiled program is linked again from its recorded link with the
-/// basic-block address map into the workspace, the training runs are
-/// replayed on that binary (under BOLT's instrumentation or callgrind), the
-/// block profile is read from their profiles with `kiln block-profile`'s
-/// code, and the program is relinked by kiln-lld with
-/// `--kiln-block-profile=` in place of the function-level order. The
-/// program's output is replaced only once the relink succeeded: any failure
-/// leaves the function-level program, with one warning saying why.
+/// basic-block address map into the workspace (or, for callgrind where the
+/// final link already carried the map, copied there without its debug
+/// info), the training runs are replayed on that binary (under BOLT's
+/// instrumentation or callgrind), the block profile is read from their
+/// profiles with `kiln block-profile`'s code, and the program is relinked
+/// by kiln-lld with `--kiln-block-profile=` in place of the function-level
+/// order. The program's output is replaced only once the relink succeeded:
+/// any failure leaves the function-level program, with one warning saying
+/// why.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -140,6 +142,19 @@ static Expected<BlockProfiler> findProfiler(const PgoTransforms &Opts,
   OS << ", over --callgrind-budget=" << Opts.CallgrindBudgetSeconds
      << " s (--block-layout=callgrind replays them all the same)";
   return UseBolt(Why);
+}
+
+bool blockLayoutProfilesWithCallgrind(const PgoTransforms &Opts,
+                                      const PgoManifest &M,
+                                      const PgoEnvironment &Env) {
+  // The same choice blockLayoutRelink makes, without its note.
+  raw_null_ostream Quiet;
+  Expected<BlockProfiler> P = findProfiler(Opts, M, Env, Quiet);
+  if (!P) {
+    consumeError(P.takeError());
+    return false;
+  }
+  return P->Source == PgoBlockLayoutSource::Callgrind;
 }
 
 bool hasBlockProfiler(const PgoTransforms &Opts, const PgoEnvironment &Env) {
@@ -313,16 +328,29 @@ static Expected<unsigned>
 writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
                   ArrayRef<ProgramCopy> Copies, const PgoPhaseFlags &Flags,
-                  const PgoWrapperConfig &Final, raw_ostream &Out,
+                  const PgoWrapperConfig &Final, const PgoEnvironment &Env,
+                  bool ProgramIsMapped, raw_ostream &Out,
                   uint64_t *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
   if (Files.Dir.find(',') != std::string::npos)
     return skipped("the workspace's path holds a comma, which kiln "
                    "block-profile's scenario lists cannot name");
-  if (Error E =
-          linkInto(L, withBlockAddressMap(Flags, Bolt), Final, Files.Mapped,
-                   Files.Dir + "/mapped-link.log", "the address-mapped link"))
+  if (ProgramIsMapped && !Bolt) {
+    // The final link carried the map and the map changes no code: the
+    // program without its debug info is the binary to profile, one ThinLTO
+    // link fewer.
+    if (Error E = runTool({Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug",
+                           L.Target, Files.Mapped},
+                          "optimize: block layout", L.Target))
+      return skipped(toString(std::move(E)));
+  } else if (Error E = linkInto(
+                 L,
+                 withBlockAddressMap(Flags, Bolt ? AddressMapUse::Bolt
+                                                 : AddressMapUse::Callgrind),
+                 Final, Files.Mapped, Files.Dir + "/mapped-link.log",
+                 "the address-mapped link")) {
     return std::move(E);
+  }
   if (Bolt) {
     if (std::error_code EC = sys::fs::create_directories(
             sys::path::parent_path(Files.FdataStem)))
@@ -401,7 +429,8 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
              const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
              ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
              const PgoPhaseFlags &Alternative, const Workspace &WS,
-             PgoBlockLayout &Result, raw_ostream &Out, raw_ostream &Err) {
+             const PgoEnvironment &Env, PgoBlockLayout &Result,
+             raw_ostream &Out, raw_ostream &Err) {
   Result.Policy = "default";
   BlockLayoutFiles Other(Files.Dir + "/alternative", L.Target);
   Out << "kiln: optimize: block layout of " << WS.display(L.Target)
@@ -413,7 +442,8 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
       return skipped(Other.Dir +
                      ": cannot create the directory: " + EC.message());
     return writeBlockProfile(L, M, Profiler, Other, Copies, Alternative, Final,
-                             Out, &Instructions);
+                             Env, /*ProgramIsMapped=*/false, Out,
+                             &Instructions);
   }();
   if (!Replays) {
     Err << "kiln: warning: optimize: the other compile policy was not "
@@ -433,13 +463,42 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
   return {&Alternative, Other.Profile};
 }
 
+/// Removes the block address map from \p L's program, which kept its
+/// function-level link (an address map serves only the block profile), and
+/// from the copies the build made of it.
+static Error dropAddressMap(const RecordedLink &L,
+                            const BlockLayoutFiles &Files, const Workspace &WS,
+                            const PgoEnvironment &Env,
+                            ArrayRef<ProgramCopy> Copies, PgoBuild &B,
+                            raw_ostream &Out) {
+  if (std::error_code EC = sys::fs::create_directories(Files.Dir))
+    return skipped(Files.Dir +
+                   ": cannot create the directory: " + EC.message());
+  std::string Unmapped = Files.Dir + "/function-level";
+  if (Error E =
+          runTool({Env.LLVMBinDir + "/llvm-objcopy",
+                   "--remove-section=.llvm_bb_addr_map", L.Target, Unmapped},
+                  "optimize: block layout", L.Target))
+    return E;
+  if (Error E =
+          replaceFileAtomically(Unmapped, L.Target, "optimize: block layout"))
+    return E;
+  restampProgram(B, L.Target);
+  std::vector<ProgramCopy> Mine;
+  for (const ProgramCopy &C : Copies)
+    if (C.Target == L.Target)
+      Mine.push_back(C);
+  return refreshProgramCopies(Mine, WS, Out);
+}
+
 Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                         const PgoManifest &M, const PgoTransforms &Opts,
                         ArrayRef<RecordedLink> Links,
                         ArrayRef<ProgramCopy> Copies,
                         const PgoWrapperConfig &Final,
                         const std::optional<PgoPhaseFlags> &Alternative,
-                        PgoBuild &B, raw_ostream &Out, raw_ostream &Err) {
+                        bool ProgramsHaveAddressMap, PgoBuild &B,
+                        raw_ostream &Out, raw_ostream &Err) {
   B.BlockLayouts.clear();
   Expected<BlockProfiler> Profiler = findProfiler(Opts, M, Env, Out);
   PgoBlockLayoutSource Source = Opts.BlockLayout;
@@ -470,15 +529,16 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                                                    : "callgrind")
           << '\n';
       bool Measure = Alternative && Source == PgoBlockLayoutSource::Callgrind;
-      Expected<unsigned> Replays = writeBlockProfile(
-          L, M, *Profiler, Files, Copies, Final.Flags, Final, Out,
-          Measure ? &Result.DefaultInstructions : nullptr);
+      Expected<unsigned> Replays =
+          writeBlockProfile(L, M, *Profiler, Files, Copies, Final.Flags, Final,
+                            Env, ProgramsHaveAddressMap, Out,
+                            Measure ? &Result.DefaultInstructions : nullptr);
       if (!Replays)
         return Replays.takeError();
       Result.Replays = *Replays;
       auto [Flags, Profile] =
           Measure ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
-                                 *Alternative, WS, Result, Out, Err)
+                                 *Alternative, WS, Env, Result, Out, Err)
                   : std::make_pair(&Final.Flags, Files.Profile);
       Result.Profile = Profile;
       Out << "kiln: optimize: linking " << WS.display(L.Target)
@@ -500,6 +560,9 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
       Err << "kiln: warning: optimize: block layout skipped for "
           << WS.display(L.Target) << ": " << Result.Outcome << '\n';
       B.BlockLayouts.push_back(std::move(Result));
+      if (ProgramsHaveAddressMap)
+        if (Error E = dropAddressMap(L, Files, WS, Env, Copies, B, Out))
+          Err << "kiln: warning: optimize: " << toString(std::move(E)) << '\n';
       continue;
     }
     Result.Outcome = "done";

@@ -488,8 +488,9 @@ std::vector<std::string> kiln::reportLinkFlags(const PgoPhaseFlags &Flags,
 }
 
 PgoPhaseFlags kiln::withBlockAddressMap(const PgoPhaseFlags &Final,
-                                        bool ForBolt) {
+                                        AddressMapUse Use) {
   PgoPhaseFlags F = Final;
+  bool ForBolt = Use == AddressMapUse::Bolt;
   if (ForBolt) {
     // BOLT skips the functions that have split parts ("split function
     // detected on input"): instrumented with their split, the hot functions
@@ -508,7 +509,7 @@ PgoPhaseFlags kiln::withBlockAddressMap(const PgoPhaseFlags &Final,
   // ("Possibly corrupted debuginfo file"), so a -g program would never
   // replay under callgrind. Its profile needs the symbols and the address
   // map, not the debug info, and the code does not depend on it.
-  else
+  else if (Use == AddressMapUse::Callgrind)
     F.TargetLink.push_back("-Wl,--strip-debug");
   return F;
 }

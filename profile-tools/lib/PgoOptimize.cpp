@@ -266,9 +266,10 @@ static Error contextSensitiveRelink(
     const Workspace &WS, const PgoEnvironment &Env, const PgoManifest &M,
     const PgoToolPaths &Tools, const PgoProfiles &Training,
     const PgoTransforms &Transforms, ArrayRef<RecordedLink> Links,
-    ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final, PgoBuild &B,
-    PgoPhaseFlags &FinalFlags, std::optional<PgoPhaseFlags> &Alternative,
-    raw_ostream &Out, raw_ostream &Err) {
+    ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
+    bool WithAddressMap, PgoBuild &B, PgoPhaseFlags &FinalFlags,
+    std::optional<PgoPhaseFlags> &Alternative, raw_ostream &Out,
+    raw_ostream &Err) {
   std::string LinkRecordDir = WS.path(PgoLinkRecordDir);
   if (Links.empty()) {
     B.ContextSensitive = "no profiled program was linked";
@@ -303,8 +304,13 @@ static Error contextSensitiveRelink(
     Err << "kiln: warning: optimize: context-sensitive profiles: " << Failure
         << "; linking with the training profiles instead\n";
   PgoPhaseFlags Flags = computeOptimizeFlags(Tools, Use, Transforms);
+  // For block layout's callgrind replays, which then profile these very
+  // programs; the status shows the flags without it.
+  PgoPhaseFlags LinkFlags =
+      WithAddressMap ? withBlockAddressMap(Flags, AddressMapUse::Program)
+                     : Flags;
   for (const RecordedLink &L : Links) {
-    std::vector<std::string> Cmd = composeRelinkCommand(L, Flags, Final);
+    std::vector<std::string> Cmd = composeRelinkCommand(L, LinkFlags, Final);
     append_range(Cmd, reportLinkFlags(Flags, LinkRecordDir, L.Index));
     ProcessSetup Setup;
     Setup.Cwd = L.Cwd;
@@ -481,6 +487,12 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   std::vector<RecordedLink> Links;
   if (CS || BlockLayout)
     Links = readRecordedLinks(RelinkDir, Targets);
+  // The context-sensitive relink links the programs with the block address
+  // map when callgrind's replays will profile them: one ThinLTO link of
+  // each program fewer (the address-mapped link of the same code).
+  bool MappedFinalLinks =
+      CS && BlockLayout &&
+      blockLayoutProfilesWithCallgrind(Opts.Transforms, *M, Env);
   if (CS) {
     // A build may copy a program it linked (zstd's Makefile links
     // obj/<hash>/zstd and copies it to zstd): a program a training run ran
@@ -489,7 +501,7 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
     if (Error E = contextSensitiveRelink(
             WS, Env, *M, Tools, Profiles, Opts.Transforms, Links, Copies, Final,
-            *B, Final.Flags, Alternative, Out, Err))
+            MappedFinalLinks, *B, Final.Flags, Alternative, Out, Err))
       return E;
     M->Optimize = *B;
   }
@@ -497,7 +509,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     // After the final links, whose bytes the copies now have.
     std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
     if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms, Links, Copies,
-                                    Final, Alternative, *B, Out, Err))
+                                    Final, Alternative, MappedFinalLinks, *B,
+                                    Out, Err))
       return E;
     M->Optimize = *B;
   }

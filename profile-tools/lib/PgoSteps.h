@@ -254,8 +254,24 @@ llvm::Error refreshProgramCopies(llvm::ArrayRef<ProgramCopy> Copies,
 /// Records \p Program's stamp as it is now in \p B.Programs.
 void restampProgram(PgoBuild &B, llvm::StringRef Program);
 
+/// \returns true if the profiler of \p Opts' block layout source is
+/// installed (for the default, callgrind's or BOLT's, either of which
+/// blockLayoutRelink takes).
+bool hasBlockProfiler(const PgoTransforms &Opts, const PgoEnvironment &Env);
+
+/// \returns true if blockLayoutRelink will profile with callgrind (the
+/// source \p Opts asks for, or the default's choice for the training of
+/// \p M): then the final links can carry the block address map, which
+/// changes no code, and block layout profiles the programs as they are.
+bool blockLayoutProfilesWithCallgrind(const PgoTransforms &Opts,
+                                      const PgoManifest &M,
+                                      const PgoEnvironment &Env);
+
 /// Block layout after the final links (PgoBlockLayout.cpp): for each of
-/// \p Links, the address-mapped link into the workspace, the training runs
+/// \p Links, the address-mapped link into the workspace (with
+/// \p ProgramsHaveAddressMap, the final links carried the map: the program
+/// without its debug info, and a program whose block layout fails loses
+/// the map), the training runs
 /// replayed on it under the profiler of \p Opts' block layout source (for
 /// the default, BOLT's where valgrind is missing or the replays would take
 /// longer than \p Opts' callgrind budget), the block profile, and the
@@ -267,19 +283,14 @@ void restampProgram(PgoBuild &B, llvm::StringRef Program);
 /// policy whose replays executed fewer instructions (the alternative's by
 /// at least PgoPolicyMinSaving). \returns an error only for what fails the
 /// optimize phase (the workspace cannot be written).
-/// \returns true if the profiler of \p Opts' block layout source is
-/// installed (for the default, callgrind's or BOLT's, either of which
-/// blockLayoutRelink takes).
-bool hasBlockProfiler(const PgoTransforms &Opts, const PgoEnvironment &Env);
-
 llvm::Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
                               const PgoManifest &M, const PgoTransforms &Opts,
                               llvm::ArrayRef<RecordedLink> Links,
                               llvm::ArrayRef<ProgramCopy> Copies,
                               const PgoWrapperConfig &Final,
                               const std::optional<PgoPhaseFlags> &Alternative,
-                              PgoBuild &B, llvm::raw_ostream &Out,
-                              llvm::raw_ostream &Err);
+                              bool ProgramsHaveAddressMap, PgoBuild &B,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err);
 
 /// The phases.
 llvm::Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,

@@ -322,7 +322,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
   // The profiled binary: the final link with the address map, its function
   // order kept; for BOLT with the relocations and without the split parts
   // BOLT would not instrument.
-  PgoPhaseFlags Mapped = withBlockAddressMap(Final, /*ForBolt=*/true);
+  PgoPhaseFlags Mapped = withBlockAddressMap(Final, AddressMapUse::Bolt);
   EXPECT_EQ(Mapped.Compile, Final.Compile);
   EXPECT_EQ(Mapped.Link, Final.Link);
   EXPECT_THAT(Mapped.TargetLink,
@@ -334,7 +334,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
-  EXPECT_THAT(withBlockAddressMap(Final, /*ForBolt=*/false).TargetLink,
+  EXPECT_THAT(withBlockAddressMap(Final, AddressMapUse::Callgrind).TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
@@ -344,6 +344,12 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--strip-debug"));
+  // The program itself with the map (the context-sensitive relink when
+  // callgrind profiles it): its debug info stays.
+  std::vector<std::string> WithMap = Final.TargetLink;
+  WithMap.push_back("-Wl,--kiln-block-address-map");
+  EXPECT_EQ(withBlockAddressMap(Final, AddressMapUse::Program).TargetLink,
+            WithMap);
   // The relink: the block profile instead of the function-level profiles,
   // which kiln-lld refuses beside it; strict, so that an unusable block
   // profile fails the link.

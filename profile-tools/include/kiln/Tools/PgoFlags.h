@@ -257,13 +257,26 @@ PgoPhaseFlags withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
                                                   const PgoPhaseFlags &Final,
                                                   const std::string &RawDir);
 
+/// What a link with the basic-block address map is for.
+enum class AddressMapUse {
+  /// The program itself: the final link, which callgrind's replays can
+  /// profile as it is (a copy without debug info).
+  Program,
+  /// A binary for callgrind's replays only: without debug info.
+  Callgrind,
+  /// A binary for BOLT's instrumentation.
+  Bolt,
+};
+
 /// \returns \p Final with the links of the profiled programs carrying the
-/// basic-block address map (`--kiln-block-address-map`), and if \p ForBolt
-/// the relocations BOLT's instrumentation needs and no function splitting
-/// (BOLT does not instrument functions with split parts): the binary block
-/// layout profiles. Kiln's function order stays (kiln-lld combines the
-/// two).
-PgoPhaseFlags withBlockAddressMap(const PgoPhaseFlags &Final, bool ForBolt);
+/// basic-block address map (`--kiln-block-address-map`), which changes no
+/// code; for \p Use Callgrind without debug info (Debian 12's valgrind
+/// cannot read clang 22's DWARF 5); for Bolt with the relocations BOLT's
+/// instrumentation needs and no function splitting (BOLT does not
+/// instrument functions with split parts). Kiln's function order stays
+/// (kiln-lld combines the two).
+PgoPhaseFlags withBlockAddressMap(const PgoPhaseFlags &Final,
+                                  AddressMapUse Use);
 
 /// \returns \p Final with the links of the profiled programs laid out from
 /// the block profile \p BlockProfile (`--kiln-block-profile=`) instead of
