@@ -99,6 +99,10 @@ paths) and optimizes revision N with that workspace; the same revision N is also
 and with stock PGO from each profile, and the table says which share of the
 fresh profile's startup-page saving the stale one keeps.
 
+Every process the benchmark starts runs without address space layout
+randomization, so that training runs count the same every time (git's
+hash tables hash pointers).
+
 Prints markdown tables; results.json (one top-level key per row) in the
 work directory.
 """
@@ -106,6 +110,7 @@ work directory.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import hashlib
 import json
 import os
@@ -296,6 +301,24 @@ class Program:
 
 def log(msg: str) -> None:
     print("pgo_flow: " + msg, file=sys.stderr, flush=True)
+
+
+# personality(2)'s ADDR_NO_RANDOMIZE.
+ADDR_NO_RANDOMIZE = 0x0040000
+
+
+def disable_address_randomization() -> None:
+    """Runs every process this one starts without address space layout
+    randomization (personality(2), which exec keeps): a program whose hash
+    tables hash pointers counts its training runs differently every time
+    otherwise (git's hashmap_get and hashmap_remove), so that two runs of
+    the benchmark would build different programs from the same training.
+    The measured runs are valgrind's, whose addresses are fixed anyway."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    current = libc.personality(0xFFFFFFFF)
+    if current == -1 or libc.personality(current | ADDR_NO_RANDOMIZE) == -1:
+        raise Step("cannot turn off address space layout randomization: %s"
+                   % os.strerror(ctypes.get_errno()))
 
 
 class Step(Exception):
@@ -1189,6 +1212,7 @@ def main(argv=None) -> int:
         else:
             prog = expat_program(work, args.program)
         os.environ.update(prog.env)
+        disable_address_randomization()
         ratios = overhead(prog, work, args, tools) if args.overhead_rounds else []
 
         def add(name: str, measured_prog: Program, build: dict) -> None:

@@ -174,6 +174,19 @@ class GitScenariosTest(unittest.TestCase):
             self.assertEqual(outputs["heldout-objects"].count(b"\n"), in_pack)
 
 
+class AddressRandomizationTest(unittest.TestCase):
+    def test_children_run_without_address_randomization(self):
+        # In a process of its own: the setting is inherited by every child.
+        script = ("import subprocess, sys; sys.path.insert(0, %r); import pgo_flow; "
+                  "pgo_flow.disable_address_randomization(); "
+                  "print(subprocess.run(['cat', '/proc/self/personality'], "
+                  "capture_output=True, text=True).stdout.strip())"
+                  % os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             check=True).stdout
+        self.assertTrue(int(out, 16) & pgo_flow.ADDR_NO_RANDOMIZE, out)
+
+
 class GitBuildTest(unittest.TestCase):
     def test_builds_git_only_without_optional_libraries(self):
         cmd = pgo_flow.GitBuild().command(2, {"clang": "/l/clang", "ar": "/l/llvm-ar"},
