@@ -380,9 +380,9 @@ def sample_program(work: Path, args, revision: int = 0) -> Program:
 
 
 def fetch_into_app(work: Path, name: str, fetch) -> tuple[dict, Path]:
-    """Fetches a real program of lib/programs.py (\p fetch, the program's
+    """Fetches a real program of lib/programs.py (\\p fetch, the program's
     function there) and copies its tree to WORK/app; returns its
-    description and the copy. A failed fetch is a Step named \p name."""
+    description and the copy. A failed fetch is a Step named \\p name."""
     try:
         desc = fetch(work, log)
     except programs.FetchError as e:

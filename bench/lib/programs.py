@@ -1201,12 +1201,12 @@ def _git_name(rng: random.Random, taken: set) -> str:
 
 def git_repository(seed: int, commits: int) -> tuple[dict[str, bytes], str]:
     """The files of a bare repository (`repo.git/`) with a generated history
-    of \p commits commits on `main` (lib/gitrepo.py writes it): C-like
+    of \\p commits commits on `main` (lib/gitrepo.py writes it): C-like
     sources in nested directories, each commit editing one to four files,
     some adding a file or renaming one (with a small edit), every 40th
     commit merging a topic branch of three commits that adds and edits
     files of its own directory; six authors, a tag `v1.N` every 100
-    commits. \returns the files and the path of the last tree that the
+    commits. \\returns the files and the path of the last tree that the
     most commits changed."""
     rng = random.Random(seed)
     pack = gitrepo.PackWriter()
@@ -1215,9 +1215,8 @@ def git_repository(seed: int, commits: int) -> tuple[dict[str, bytes], str]:
     for _ in range(140):
         path = _git_name(rng, set(files))
         files[path] = _git_file(rng, rng.randint(30, 220))
-    clock = [1_600_000_000]
-
-    edits: dict[str, int] = {}
+    clock = [1_600_000_000]  # the last commit's time, seconds since 1970
+    edits: dict[str, int] = {}  # path -> versions written
 
     def write(path: str, data: bytes, base: bytes | None) -> None:
         edits[path] = edits.get(path, 0) + 1
@@ -1255,7 +1254,7 @@ def git_repository(seed: int, commits: int) -> tuple[dict[str, bytes], str]:
 
     def change() -> str:
         """One commit's change on main: adds a file, moves one (with a small
-        edit) or edits one to four; \returns the commit message."""
+        edit) or edits one to four; \\returns the commit message."""
         roll = rng.random()
         if roll < 0.05:
             path = _git_name(rng, set(files))
