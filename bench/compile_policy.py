@@ -89,7 +89,7 @@ GENERATE = {"fe": "-fprofile-instr-generate", "ir": "-fprofile-generate"}
 
 
 def config_flags(options: list[str]) -> tuple[str, str]:
-    """The compile and link flags that carry LLVM \p options."""
+    """The compile and link flags that carry LLVM \\p options."""
     return (" ".join("-mllvm " + o for o in options),
             " ".join("-Wl,-mllvm," + o for o in options))
 
@@ -107,8 +107,8 @@ def build(prog, work: Path, tools: dict, name: str, extra: str, ldextra: str,
 
 def train(prog, work: Path, tools: dict, flavour: str, sparse: bool, weight: int,
           jobs: int) -> Path:
-    """The merged profile of the training runs on the \p flavour-instrumented
-    program (built once per flavour), its counts times \p weight."""
+    """The merged profile of the training runs on the \\p flavour-instrumented
+    program (built once per flavour), its counts times \\p weight."""
     raw = work / ("raw-" + flavour)
     if not raw.is_dir():
         gen = GENERATE[flavour]

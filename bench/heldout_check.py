@@ -114,17 +114,17 @@ def judge(measured: dict[str, dict[str, float]], baseline: dict | None,
           max_total_ratio: float = 1.003,
           best: dict[str, dict[str, str]] | None = None) -> list[str]:
     """The failures of the check's per-workload rules. Each held-out
-    workload has two ratios against its best stock row (\p best: program ->
+    workload has two ratios against its best stock row (\\p best: program ->
     workload -> row name, STOCK_ROW where not given): of the program's own
-    code (\p measured) and of all its instructions (\p totals). Work moves
+    code (\\p measured) and of all its instructions (\\p totals). Work moves
     between the two: a memory intrinsic the compiler specializes by size
     runs inline in the program's own code rather than in the C library's
     memcpy or bcmp, so the two ratios move in opposite directions by up to
     0.3%, and in C++ the libstdc++ templates a build inlines by far more.
     A transform's cost moves both. So a workload fails when both ratios are
-    above \p max_ratio, when the ratio in all is above \p max_total_ratio,
-    or when both are more than \p tolerance above their baseline ratios; and
-    a workload the baseline has must be measured. \p baseline maps program
+    above \\p max_ratio, when the ratio in all is above \\p max_total_ratio,
+    or when both are more than \\p tolerance above their baseline ratios; and
+    a workload the baseline has must be measured. \\p baseline maps program
     -> workload -> {"own": ratio, "all": ratio}."""
     failures = []
     totals = totals if totals is not None else measured
@@ -149,7 +149,7 @@ def judge(measured: dict[str, dict[str, float]], baseline: dict | None,
 
 
 def judge_sums(sums: dict[str, float], max_sum_ratio: float) -> list[str]:
-    """The failures of the sum rule: \p sums maps program -> the flow's
+    """The failures of the sum rule: \\p sums maps program -> the flow's
     held-out Ir in all summed over its workloads / the sum of each
     workload's best stock Ir."""
     return ["%s: held-out Ir summed over the workloads %.4fx the best stock row's of each, "
@@ -158,7 +158,7 @@ def judge_sums(sums: dict[str, float], max_sum_ratio: float) -> list[str]:
 
 
 def judge_i1(i1: dict[str, dict | None], tolerance: float) -> list[str]:
-    """The failures of the I1 rule: \p i1 maps program -> pgo_flow.best_stock()'s
+    """The failures of the I1 rule: \\p i1 maps program -> pgo_flow.best_stock()'s
     "i1" entry (the flow's summed held-out I1 misses and the lowest of the
     stock layout rows), or None when the program's results have no such
     row (a failure: the rule was asked for)."""
@@ -176,7 +176,7 @@ def judge_i1(i1: dict[str, dict | None], tolerance: float) -> list[str]:
 
 
 def i1_wanted(flag: bool | None, results: dict) -> bool:
-    """Whether the I1 rule judges \p results: --i1 / --no-i1, else whether
+    """Whether the I1 rule judges \\p results: --i1 / --no-i1, else whether
     they have a stock layout row (BOLT, lld's balanced partitioning)."""
     if flag is not None:
         return flag

@@ -375,7 +375,7 @@ def base_kind(name: str, weak_names: set[str], demangled: dict[str, str]) -> str
 def attribute(prof: Profile, binary: Binary, weak_names: set[str],
               demangled: dict[str, str],
               layout: Optional[dict[str, str]] = None) -> RunStats:
-    """One run of one build, attributed; with \p layout (read_layout_report),
+    """One run of one build, attributed; with \\p layout (read_layout_report),
     its own code by its place in the block layout too."""
     st = RunStats()
     iir, imiss = prof.event("Ir"), prof.event("I1mr")

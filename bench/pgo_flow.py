@@ -667,9 +667,9 @@ def measure(prog: Program, exe: Path, work: Path, tools: dict, name: str) -> dic
 
 
 def own_ir(cg, exe: Path, names: set[str] = frozenset()) -> int:
-    """Ir of the program's own code in the callgrind profile \p cg: of its
+    """Ir of the program's own code in the callgrind profile \\p cg: of its
     object, and of the code valgrind attributes to no object (`???`) in
-    functions named \p names (the program's function symbols). A program
+    functions named \\p names (the program's function symbols). A program
     BOLT rewrote has some of its code there: valgrind places one of its
     executable segments in no object but still names its functions; in
     other programs `???` holds only valgrind's own few instructions."""
@@ -782,7 +782,7 @@ def flow_optimize(prog: Program, app: Path, work: Path, args, variant: str,
 
 
 def text_bytes(size_tool: str, binary) -> int:
-    """The bytes of \p binary's .text sections (llvm-size -A)."""
+    """The bytes of \\p binary's .text sections (llvm-size -A)."""
     size = subprocess.run([size_tool, "-A", str(binary)], capture_output=True,
                           text=True, check=True).stdout
     return sum(int(line.split()[1]) for line in size.splitlines()
@@ -801,8 +801,8 @@ def parse_references(text: str) -> list[str]:
 
 
 def training_runs(prog: Program, app: Path, raw: Path, logs: Path) -> list[str]:
-    """Every training run of \p prog's instrumented program in \p app, each
-    writing its own raw profile into \p raw; returns the raw profiles."""
+    """Every training run of \\p prog's instrumented program in \\p app, each
+    writing its own raw profile into \\p raw; returns the raw profiles."""
     for i, (mode, margs) in enumerate(prog.training):
         env = dict(os.environ, LLVM_PROFILE_FILE=str(raw / ("%s-%%p-%%m.profraw" % mode)))
         run(["./" + prog.built] + margs, app, logs / ("run-%d-%s.log" % (i, mode)), env=env)
@@ -811,7 +811,7 @@ def training_runs(prog: Program, app: Path, raw: Path, logs: Path) -> list[str]:
 
 def profile_use(profile: Path) -> str:
     """The compile and link flags of a stock PGO + ThinLTO build with
-    \p profile (the link passes it to the backends, which read its
+    \\p profile (the link passes it to the backends, which read its
     context-sensitive records if it has any)."""
     return "-flto=thin -fprofile-use=%s -Wno-backend-plugin" % profile
 
@@ -819,9 +819,9 @@ def profile_use(profile: Path) -> str:
 def instrumented_training(prog: Program, work: Path, args, tools: dict, name: str,
                           generate: str, what: str,
                           tree: Optional[Path] = None) -> tuple[Path, Path, list[str], dict]:
-    """In a copy of \p prog's tree (\p tree, or work/name): the build with
-    the instrumentation flags \p generate ({raw}: the raw profiles'
-    directory) at compile and link, then every training run. \returns the
+    """In a copy of \\p prog's tree (\\p tree, or work/name): the build with
+    the instrumentation flags \\p generate ({raw}: the raw profiles'
+    directory) at compile and link, then every training run. \\returns the
     tree, its logs (work/logs/name), the raw profiles and the build's
     times."""
     app = tree or work / name
@@ -840,8 +840,8 @@ def instrumented_training(prog: Program, work: Path, args, tools: dict, name: st
 
 def build_with_profile(build: Program, app: Path, profile: Path, args, tools: dict,
                        logs: Path, times: dict, what: str) -> Path:
-    """\p build's tree, fresh in \p app, built with \p profile (profile_use)
-    and ld.lld; its times go into \p times. \returns the program."""
+    """\\p build's tree, fresh in \\p app, built with \\p profile (profile_use)
+    and ld.lld; its times go into \\p times. \\returns the program."""
     shutil.rmtree(app)
     shutil.copytree(build.src, app, symlinks=True)
     log("%s: %s build" % (app.name, what))
@@ -853,7 +853,7 @@ def build_with_profile(build: Program, app: Path, profile: Path, args, tools: di
 
 def stock(train: Program, build: Program, work: Path, args, tools: dict,
           name: str = "stock", flavour: str = "ir") -> dict:
-    """Stock PGO + ThinLTO: the instrumented build (\p flavour: IR or
+    """Stock PGO + ThinLTO: the instrumented build (\\p flavour: IR or
     front-end instrumentation, PROFILE_GENERATE) and training of `train`,
     then `build` (the same program, or its next revision) with that
     profile."""
@@ -885,18 +885,18 @@ def cs_profile_functions(show: str) -> int:
 
 def cs_stock(prog: Program, ir: dict, work: Path, args, tools: dict,
              name: str = "stock-cs") -> dict:
-    """Stock IR PGO + CSPGO + ThinLTO on the IR profile P of \p ir (stock()'s
+    """Stock IR PGO + CSPGO + ThinLTO on the IR profile P of \\p ir (stock()'s
     result): a build with P and -fcs-profile-generate (the pre-link compiles
     mark the program's profile as context-sensitive, the link's ThinLTO
     backends instrument each function as it is after inlining), the same
     training runs, P and their profiles merged into P2, then the program
     built with P2.
 
-    Both builds run where \p ir's tree was built and trained, as a user's
+    Both builds run where \\p ir's tree was built and trained, as a user's
     CSPGO builds run in the tree of the IR training: P names a file-local
     function by its source's path as the compile was given it (absolute in
     a CMake build), and in another tree every such function would be
-    compiled without its counts. \p ir's tree is parked meanwhile; this
+    compiled without its counts. \\p ir's tree is parked meanwhile; this
     row's tree ends in work/name."""
     ir_tree = Path(ir["tree"])
     parked = ir_tree.with_name(ir_tree.name + "-parked")
@@ -931,8 +931,8 @@ def cs_stock(prog: Program, ir: dict, work: Path, args, tools: dict,
 
 def relink_stock(prog: Program, built: dict, work: Path, args, tools: dict, name: str,
                  ldextra: str) -> dict:
-    """The objects of a stock PGO + ThinLTO build (\p built, stock()'s
-    result) linked again with \p ldextra and the build's own profile (make
+    """The objects of a stock PGO + ThinLTO build (\\p built, stock()'s
+    result) linked again with \\p ldextra and the build's own profile (make
     relinks only the program)."""
     app = built["tree"]
     exe = app / prog.built
@@ -949,9 +949,9 @@ def relink_stock(prog: Program, built: dict, work: Path, args, tools: dict, name
 
 def bolt_row(prog: Program, built: dict, work: Path, args, tools: dict,
              name: str = "bolt") -> dict:
-    """BOLT on a stock PGO + ThinLTO program (\p built), as bench/run.py's
+    """BOLT on a stock PGO + ThinLTO program (\\p built), as bench/run.py's
     BOLT row: linked with --emit-relocs, instrumented, every training run
-    replayed on it, optimized with lib/hooks.py's BOLT_OPTIONS. \p name
+    replayed on it, optimized with lib/hooks.py's BOLT_OPTIONS. \\p name
     names its directories."""
     linked = relink_stock(prog, built, work, args, tools, name, "-Wl,--emit-relocs")
     bdir = work / name
@@ -1097,7 +1097,7 @@ def flow_row(results: dict) -> str | None:
 
 
 def best_stock(results: dict, flow: str) -> dict:
-    """The flow's row \p flow against the best stock row of each held-out
+    """The flow's row \\p flow against the best stock row of each held-out
     workload (best_stock_rows: Ir in all), their sums over the workloads, and
     its summed held-out I1 misses against the lowest of the stock layout rows
     present (LAYOUT_ROWS: lld's balanced partitioning, BOLT; None without

@@ -301,7 +301,7 @@ class SymbolRow:
 
 def readelf_symbols(text: str, keep: Callable[[SymbolRow], bool]) -> list[SymbolRow]:
     """The defined symbols (neither UND nor ABS) of ``llvm-readelf -sW``
-    output that \p keep accepts, from the ``.symtab`` table if it has any,
+    output that \\p keep accepts, from the ``.symtab`` table if it has any,
     else from ``.dynsym``."""
     tables: dict[str, list[SymbolRow]] = {}
     current = None

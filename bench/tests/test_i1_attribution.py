@@ -79,7 +79,7 @@ def _binary():
 
 
 def _read_text(text, reader, suffix=".out"):
-    """\p reader's result on a temporary file holding \p text."""
+    """\\p reader's result on a temporary file holding \\p text."""
     with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as f:
         f.write(text)
     try:

@@ -201,7 +201,7 @@ class FakeRuns:
     """pgo_flow.run's stand-in: records (command, directory, LLVM_PROFILE_FILE);
     a training run writes the raw profile LLVM_PROFILE_FILE names (BOLT's
     instrumented run, without it, an .fdata file), make writes the program,
-    `llvm-profdata show` prints \p show."""
+    `llvm-profdata show` prints \\p show."""
 
     def __init__(self, show: str = "Total functions: 3\n"):
         self.calls, self.show, self.pid = [], show, 100
