@@ -489,10 +489,13 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     Links = readRecordedLinks(RelinkDir, Targets);
   // The context-sensitive relink links the programs with the block address
   // map when callgrind's replays will profile them: one ThinLTO link of
-  // each program fewer (the address-mapped link of the same code).
+  // each program fewer (the address-mapped link of the same code). Block
+  // layout copies them without debug info, or removes the map where it
+  // fails, with llvm-objcopy; without it, it links its own binary.
   bool MappedFinalLinks =
       CS && BlockLayout &&
-      blockLayoutProfilesWithCallgrind(Opts.Transforms, *M, Env);
+      blockLayoutProfilesWithCallgrind(Opts.Transforms, *M, Env) &&
+      sys::fs::can_execute(Env.LLVMBinDir + "/llvm-objcopy");
   if (CS) {
     // A build may copy a program it linked (zstd's Makefile links
     // obj/<hash>/zstd and copies it to zstd): a program a training run ran
