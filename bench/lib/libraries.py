@@ -317,9 +317,7 @@ def expat(work: Path, log: Callable[[str], None]) -> dict:
     tree = programs.fetch_source("expat", work / "src-expat", log)
     lib = tree / "expat" / "lib"
     sources = ["expat/lib/xmlparse.c", "expat/lib/xmlrole.c", "expat/lib/xmltok.c"]
-    for s in sources:
-        if not (tree / s).is_file():
-            raise FetchError("missing %s in %s" % (s, tree))
+    programs.require_files(tree, sources)
     return {
         "name": "expat",
         "version_package": "expat",

@@ -68,6 +68,14 @@ def fetch_source(package: str, into: Path, log: Callable[[str], None]) -> Path:
     return trees[0]
 
 
+def require_files(tree: Path, names) -> None:
+    """FetchError naming the first of \\p names (paths relative to \\p tree)
+    that is not a file of the fetched tree."""
+    for name in names:
+        if not (tree / name).is_file():
+            raise FetchError("missing %s in %s" % (name, tree))
+
+
 def _text(size: int, seed: int) -> bytes:
     """Deterministic text that compresses like prose."""
     rng = random.Random(seed)
@@ -374,9 +382,7 @@ def expat(work: Path, log: Callable[[str], None]) -> dict:
     bench/run.py compiles EXPAT_SOURCES, as zstd's, with the configuration
     header and the fixed hash salt written into the tree's kiln-bench/."""
     tree = fetch_source("expat", work / "src-expat", log) / "expat"
-    for name in ["configure.ac", "CMakeLists.txt"] + EXPAT_SOURCES:
-        if not (tree / name).is_file():
-            raise FetchError("missing %s in %s" % (name, tree))
+    require_files(tree, ["configure.ac", "CMakeLists.txt"] + EXPAT_SOURCES)
     bench_dir = tree / "kiln-bench"
     bench_dir.mkdir(exist_ok=True)
     (bench_dir / "expat_config.h").write_text(EXPAT_CONFIG_H)
@@ -555,9 +561,7 @@ def lua(work: Path, log: Callable[[str], None]) -> dict:
     with it, two runs, and two builds, hash and iterate tables the same way
     and count the same instructions."""
     tree = fetch_source("lua5.4", work / "src-lua", log)
-    for name in LUA_SOURCES:
-        if not (tree / "src" / name).is_file():
-            raise FetchError("missing src/%s in %s" % (name, tree))
+    require_files(tree, ["src/" + name for name in LUA_SOURCES])
     bench_dir = tree / "kiln-bench"
     bench_dir.mkdir(exist_ok=True)
     (bench_dir / "fixed_seed.h").write_text(
@@ -919,10 +923,8 @@ def jsoncpp(work: Path, log: Callable[[str], None]) -> dict:
     in the run's directory). Not in PROGRAMS: bench/run.py compares a run's
     standard output and output directory only."""
     tree = fetch_source("libjsoncpp", work / "src-jsoncpp", log)
-    for name in ("CMakeLists.txt", "src/jsontestrunner/main.cpp",
-                 "src/lib_json/json_reader.cpp"):
-        if not (tree / name).is_file():
-            raise FetchError("missing %s in %s" % (name, tree))
+    require_files(tree, ("CMakeLists.txt", "src/jsontestrunner/main.cpp",
+                         "src/lib_json/json_reader.cpp"))
     scenarios, inputs, training = jsoncpp_scenarios()
     return {"name": "jsoncpp", "dir": tree, "exe_name": "jsontestrunner_exe",
             "scenarios": scenarios, "inputs": inputs, "training": training,
@@ -1135,9 +1137,7 @@ def ninja(work: Path, log: Callable[[str], None]) -> dict:
     are ninja_scenarios(). Its output is what it prints. Not in PROGRAMS:
     bench/run.py stages no input in subdirectories."""
     tree = fetch_source("ninja-build", work / "src-ninja", log)
-    for name in ("CMakeLists.txt", "src/ninja.cc", "src/manifest_parser.cc"):
-        if not (tree / name).is_file():
-            raise FetchError("missing %s in %s" % (name, tree))
+    require_files(tree, ("CMakeLists.txt", "src/ninja.cc", "src/manifest_parser.cc"))
     scenarios, inputs, training = ninja_scenarios()
     return {"name": "ninja", "dir": tree, "exe_name": "ninja",
             "scenarios": scenarios, "inputs": inputs, "training": training}
@@ -1339,9 +1339,7 @@ def git(work: Path, log: Callable[[str], None]) -> dict:
     it prints. Not in PROGRAMS: bench/run.py stages no input in
     subdirectories."""
     tree = fetch_source("git", work / "src-git", log)
-    for name in ("Makefile", "git.c", "builtin/blame.c"):
-        if not (tree / name).is_file():
-            raise FetchError("missing %s in %s" % (name, tree))
+    require_files(tree, ("Makefile", "git.c", "builtin/blame.c"))
     scenarios, inputs, training = git_scenarios()
     return {"name": "git", "dir": tree, "exe_name": "git",
             "scenarios": scenarios, "inputs": inputs, "training": training}
