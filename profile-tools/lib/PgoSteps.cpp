@@ -375,6 +375,15 @@ Error makeDirectory(StringRef Path, StringRef Step) {
   return Error::success();
 }
 
+/// \returns \p WS's directory with symbolic links resolved, or its absolute
+/// path where it does not exist yet.
+static std::string realWorkspacePath(const Workspace &WS) {
+  SmallString<256> Real;
+  if (sys::fs::real_path(WS.Root, Real))
+    return WS.Root;
+  return Real.str().str();
+}
+
 Expected<PgoManifest> loadManifest(const Workspace &WS, bool MustExist,
                                    StringRef Step) {
   std::string Path = WS.manifest();
@@ -384,11 +393,30 @@ Expected<PgoManifest> loadManifest(const Workspace &WS, bool MustExist,
                            WS.display(Path),
                            "start with 'kiln pgo instrument -- <build "
                            "command>' (or give --workspace=<dir>)");
-    return PgoManifest();
+    PgoManifest New;
+    New.Workspace = realWorkspacePath(WS);
+    return New;
   }
   Expected<PgoManifest> M = readManifest(Path);
   if (!M)
     return makeToolError(toString(M.takeError()));
+  // The manifest names the builds' outputs, the runs' directories and the
+  // programs by absolute path: in a copy of the tree (or a moved one) the
+  // next phase would remove and replay the original tree's files. A
+  // manifest from before the workspace was recorded gets it now.
+  std::string Here = realWorkspacePath(WS);
+  if (M->Workspace.empty())
+    M->Workspace = Here;
+  else if (M->Workspace != Here)
+    return makeToolError(
+        Step + ": this workspace was made as " + M->Workspace +
+            " and has been copied or moved; it names that tree's builds, "
+            "runs and programs",
+        WS.display(Path),
+        "run kiln pgo in the tree the workspace was made for, or start "
+        "this tree's own: remove " +
+            WS.display(WS.Root) +
+            " and run 'kiln pgo instrument -- <build command>'");
   return M;
 }
 

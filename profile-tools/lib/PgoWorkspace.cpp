@@ -195,6 +195,7 @@ std::string kiln::manifestToJSON(const PgoManifest &M) {
     Runs.push_back(toJSON(R));
   json::Object O{{"format", static_cast<int64_t>(M.Format)},
                  {"kiln_version", M.KilnVersion},
+                 {"workspace", M.Workspace},
                  {"phase", M.Phase},
                  {"generation", static_cast<int64_t>(M.Generation)},
                  {"runs", std::move(Runs)}};
@@ -219,6 +220,7 @@ Expected<PgoManifest> kiln::manifestFromJSON(StringRef JSON, StringRef Path) {
   json::ObjectMapper O(*V, Root);
   bool OK = O && O.map("format", M.Format) &&
             O.mapOptional("kiln_version", M.KilnVersion) &&
+            O.mapOptional("workspace", M.Workspace) &&
             O.map("phase", M.Phase) &&
             O.mapOptional("generation", M.Generation) &&
             O.mapOptional("runs", M.Runs) &&

@@ -34,6 +34,7 @@ namespace {
 PgoManifest sampleManifest() {
   PgoManifest M;
   M.KilnVersion = "0.1.0";
+  M.Workspace = "/src/.kiln";
   M.Phase = "instrumented";
   M.Generation = 2;
   PgoBuild B;
@@ -84,6 +85,7 @@ TEST(PgoWorkspace, ManifestRoundTrips) {
   ASSERT_THAT_EXPECTED(N, Succeeded());
   EXPECT_EQ(manifestToJSON(*N), JSON);
   EXPECT_EQ(N->Phase, "instrumented");
+  EXPECT_EQ(N->Workspace, "/src/.kiln");
   ASSERT_TRUE(N->Instrument.has_value());
   EXPECT_THAT(N->Instrument->Command, ElementsAre("make", "-j2"));
   EXPECT_EQ(N->Instrument->ContextSensitive, "done");

@@ -158,6 +158,11 @@ struct PgoManifest {
   static constexpr unsigned CurrentFormat = 1;
   unsigned Format = CurrentFormat;
   std::string KilnVersion;
+  /// The workspace directory the manifest was made in (absolute, symbolic
+  /// links resolved; "" in a manifest from before it was recorded). Builds,
+  /// runs and outputs are recorded by absolute path, so a workspace copied
+  /// or moved elsewhere still names the files of the tree it was made for.
+  std::string Workspace;
   /// "new", "instrument-failed", "instrumented", "optimize-failed",
   /// "optimized".
   std::string Phase = "new";
