@@ -30,7 +30,7 @@ without it: the instrument phases compile with the same flags; and the
 optimize phase's wall time.
 
   python3 bench/pgo_flow.py [--work-dir DIR] [--jobs N] [--sample-size tiny]
-                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp|ninja|git]
+                            [--program sample|zstd|lua|sqlite|expat-autotools|expat-cmake|jsoncpp|ninja|git|gawk]
                             [--variants LIST] [--references all|fe,cs,bp,bolt,fe-bolt]
                             [--stale-revision N] [--overhead-rounds N]
 
@@ -76,6 +76,11 @@ runs read manifests generated over a staged tree of empty sources
 (`make -jN git`, without the optional libraries); its runs read a generated
 bare repository of 1,200 commits (lib/programs.py, git_scenarios), with no
 system or user git configuration.
+
+--program gawk builds GNU awk 5.2 by its autotools build (`./configure &&
+make -jN -C support && make -jN gawk`); its runs are awk scripts on
+generated prose, tables and a server log (lib/programs.py, gawk_scenarios),
+in the C.UTF-8 locale.
 
 --variants runs `kiln pgo optimize` once per named variant on the same
 training (the workspace is reused; optimize removes the previous build's
@@ -203,12 +208,14 @@ class MakeBuild:
 
 class AutotoolsBuild:
     """A project's own autotools build in its tree: `./configure OPTIONS &&
-    make -jN`. The compilers, archiver and flags of the stock build are
-    configure's variables; CFLAGS keeps autoconf's default `-g -O2` in front
-    of the extra flags, and libtool links with CFLAGS and LDFLAGS."""
+    make -jN`, or one `make -jN ARGS` per entry of \\p makes in turn. The
+    compilers, archiver and flags of the stock build are configure's
+    variables; CFLAGS keeps autoconf's default `-g -O2` in front of the
+    extra flags, and libtool links with CFLAGS and LDFLAGS."""
 
-    def __init__(self, options: list[str]):
+    def __init__(self, options: list[str], makes: list[list[str]] | None = None):
         self.options = options
+        self.makes = makes or [[]]
 
     def command(self, jobs: int, tools: dict | None = None, extra: str = "",
                 ldextra: str = "") -> list[str]:
@@ -220,7 +227,9 @@ class AutotoolsBuild:
             configure += ["CFLAGS=-g -O2 " + extra, "CXXFLAGS=-g -O2 " + extra]
         if ldextra:
             configure.append("LDFLAGS=" + ldextra)
-        return ["sh", "-c", "%s && make -j%d" % (shlex.join(configure), jobs)]
+        return ["sh", "-c", " && ".join(
+            [shlex.join(configure)]
+            + [shlex.join(["make", "-j%d" % jobs] + args) for args in self.makes])]
 
 
 class CMakeBuild:
@@ -581,6 +590,27 @@ def git_program(work: Path) -> Program:
     return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
                    desc["inputs"], build=GitBuild(), training=desc["training"],
                    env=GIT_ENV)
+
+
+# gawk's autotools build of its executable: the library in support/ first,
+# then the `gawk` target (`make` alone would also build the manual, whose
+# Texinfo source Debian's source package does not ship, the extensions and
+# the translations).
+GAWK_BUILD = AutotoolsBuild([], [["-C", "support"], ["gawk"]])
+# Every run of gawk reads its input as UTF-8 text.
+GAWK_ENV = {"LC_ALL": "C.UTF-8"}
+
+
+def gawk_program(work: Path) -> Program:
+    """gawk's tree (lib/programs.py, gawk) built by its autotools build
+    (GAWK_BUILD), for the flow and for stock alike; its runs read the
+    scripts and data staged beside it (lib/programs.py, gawk_scenarios) and
+    print their output."""
+    desc, src = fetch_into_app(work, "gawk", programs.gawk)
+    sc = desc["scenarios"]
+    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
+                   desc["inputs"], build=GAWK_BUILD, training=desc["training"],
+                   env=GAWK_ENV)
 
 
 def strip_debug_info(exe: Path, tools: dict) -> None:
@@ -1154,7 +1184,7 @@ def main(argv=None) -> int:
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--program", choices=("sample", "zstd", "lua", "sqlite")
-                    + tuple(EXPAT_BUILDS) + ("jsoncpp", "ninja", "git"),
+                    + tuple(EXPAT_BUILDS) + ("jsoncpp", "ninja", "git", "gawk"),
                     default="sample")
     ap.add_argument("--sample-size", choices=sorted(SAMPLE_SIZES), default="default")
     ap.add_argument("--variants", default="default",
@@ -1214,6 +1244,8 @@ def main(argv=None) -> int:
             prog = ninja_program(work)
         elif args.program == "git":
             prog = git_program(work)
+        elif args.program == "gawk":
+            prog = gawk_program(work)
         else:
             prog = expat_program(work, args.program)
         os.environ.update(prog.env)

@@ -1345,4 +1345,108 @@ def git(work: Path, log: Callable[[str], None]) -> dict:
             "scenarios": scenarios, "inputs": inputs, "training": training}
 
 
+# gawk's scripts. The training counts words in prose and sums the columns of
+# a CSV table; the held-out scripts do other kinds of text processing:
+# floating-point arithmetic and math functions, regular-expression
+# substitution and matching, sorting an array by its indices, fields of a
+# server log with a regular-expression match, and formatted output.
+GAWK_SCRIPTS = {
+    "train-words.awk": "{ for (i = 1; i <= NF; i++) count[$i]++ }\n"
+                       "END { n = 0; for (w in count) if (count[w] > 60) n++;"
+                       " print n, length(count) }\n",
+    "train-sums.awk": "BEGIN { FS = \",\" } { total[$3] += $4 * $5; rows[$3]++ }\n"
+                      "END { for (k in total) printf \"%s %d %d\\n\", k, total[k], rows[k] }\n",
+    "heldout-float.awk": "{ s += $1 * $2; m = ($3 > m) ? $3 : m;"
+                         " q += sqrt($2) + sin($1) + log($2 + 1) }\n"
+                         "END { printf \"%.6g %d %.6g\\n\", s, m, q }\n",
+    "heldout-regex.awk": "{ line = $0; n += gsub(/[aeiou]+/, \"<&>\", line);"
+                         " if (match($0, /[a-z]+ing|[a-z]+ed/)) hit++;"
+                         " u[toupper(substr($0, 1, 10))]++ }\n"
+                         "END { print n, hit, length(u) }\n",
+    "heldout-sort.awk": "{ split($0, a, \" \"); for (i in a) w[a[i]] += length(a[i]) }\n"
+                        "END { n = asorti(w, k);"
+                        " for (i = 1; i <= n; i += 97) printf \"%s:%d\\n\", k[i], w[k[i]] }\n",
+    "heldout-log.awk": "{ split($1, t, \".\"); s[t[2] % 7]++; lat[$3] += $NF + 0;"
+                       " st[$(NF - 1)]++; if ($5 ~ /\\/[a-e][a-z]*\\//) p++ }\n"
+                       "END { for (k in st) print k, st[k];"
+                       " for (k in lat) printf \"%s %d\\n\", k, lat[k]; print p, length(s) }\n",
+    "heldout-printf.awk": "BEGIN { FS = \",\" } { line = sprintf(\"%-10s|%8.2f|%05d|%x|%c\","
+                          " $2, $4 / ($5 + 0.5), $1 % 99999, $4, 65 + $5 % 26);"
+                          " if (NR % 250 == 0) print line; n += length(line) }\n"
+                          "END { print NR, n }\n",
+}
+
+
+def _words_csv(rows: int, seed: int) -> bytes:
+    """Deterministic CSV rows: id, a word, a region, a quantity and a price."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz")
+                     for _ in range(rng.randint(2, 9))) for _ in range(3000)]
+    regions = ["north", "south", "east", "west"]
+    return "".join("%d,%s,%s,%d,%d\n" % (i, rng.choice(words), rng.choice(regions),
+                                         rng.randint(1, 500), rng.randint(1, 100))
+                   for i in range(rows)).encode()
+
+
+def _float_columns(rows: int, seed: int) -> bytes:
+    """Deterministic rows of a fixed-point number, one in exponent notation
+    and an integer."""
+    rng = random.Random(seed)
+    return "".join("%.6f %.3e %d\n" % (rng.uniform(-1000, 1000), rng.uniform(0, 1e6),
+                                       rng.randint(0, 10 ** 6))
+                   for _ in range(rows)).encode()
+
+
+def _text_lines(data: bytes, width: int) -> bytes:
+    """\\p data (words separated by spaces) cut into lines of about \\p width
+    characters, at spaces."""
+    out, line = [], []
+    n = 0
+    for word in data.split(b" "):
+        if n + len(word) > width and line:
+            out.append(b" ".join(line))
+            line, n = [], 0
+        line.append(word)
+        n += len(word) + 1
+    out.append(b" ".join(line))
+    return b"\n".join(out) + b"\n"
+
+
+def gawk_scenarios() -> tuple[dict[str, list[str]], dict[str, bytes], list]:
+    """gawk's scenarios (its arguments), the scripts and data they read, and
+    the training runs: the startup prints the version, the steady state
+    counts words (startup's and steady's first run) and sums a CSV table;
+    the held-out scripts (GAWK_SCRIPTS) read a table of numbers, prose, a
+    server log and another CSV table."""
+    inputs = {name: text.encode() for name, text in GAWK_SCRIPTS.items()}
+    inputs["prose.txt"] = _text_lines(_text(300_000, 41), 72)
+    inputs["sales.csv"] = _words_csv(15_000, 42)
+    inputs["numbers.txt"] = _float_columns(12_000, 43)
+    inputs["other-prose.txt"] = _text_lines(_text(400_000, 44), 60)
+    inputs["server.log"] = _log(700_000, 45)
+    inputs["orders.csv"] = _words_csv(12_000, 46)
+    training = [("startup", ["--version"]),
+                ("steady", ["-f", "train-words.awk", "prose.txt"]),
+                ("steady", ["-f", "train-sums.awk", "sales.csv"])]
+    scenarios = {"startup": ["--version"], "steady": training[1][1],
+                 "heldout": ["-f", "heldout-float.awk", "numbers.txt"],
+                 "heldout-regex": ["-f", "heldout-regex.awk", "other-prose.txt"],
+                 "heldout-sort": ["-f", "heldout-sort.awk", "other-prose.txt"],
+                 "heldout-log": ["-f", "heldout-log.awk", "server.log"],
+                 "heldout-printf": ["-f", "heldout-printf.awk", "orders.csv"]}
+    return scenarios, inputs, training
+
+
+def gawk(work: Path, log: Callable[[str], None]) -> dict:
+    """GNU awk 5.2 (Debian package `gawk`), the text-processing language's
+    interpreter, which bench/pgo_flow.py builds by its autotools build (its
+    `gawk` executable and the library it links); the scenarios are
+    gawk_scenarios(). Its output is what it prints."""
+    tree = fetch_source("gawk", work / "src-gawk", log)
+    require_files(tree, ("configure", "interpret.h", "support/Makefile.in"))
+    scenarios, inputs, training = gawk_scenarios()
+    return {"name": "gawk", "dir": tree, "exe_name": "gawk",
+            "scenarios": scenarios, "inputs": inputs, "training": training}
+
+
 PROGRAMS = {"zstd": zstd, "expat": expat, "lua": lua, "sqlite": sqlite}
