@@ -245,7 +245,7 @@ Expected<BinaryEvaluation>
 kiln::evaluateBinary(StringRef Binary, ArrayRef<ScenarioSpec> Scenarios,
                      ArrayRef<std::string> EdgeLists,
                      ArrayRef<uint64_t> PageSizes, uint64_t HeatPageSize,
-                     raw_ostream &Diag) {
+                     raw_ostream &Diag, bool WarnUnbound) {
   LinkerInputs Inputs;
   if (Error E = readLinkerInput(Binary, Inputs))
     return makeToolError(toString(std::move(E)));
@@ -264,15 +264,22 @@ kiln::evaluateBinary(StringRef Binary, ArrayRef<ScenarioSpec> Scenarios,
       buildProfiledGraph(Inputs, Scenarios, Plan);
   if (!Profiled)
     return makeToolError(toString(Profiled.takeError()));
-  for (const ProfileCoverage &C : Profiled->Coverage)
-    if (!C.Unbound.empty())
+  std::vector<ProfileBinding> Bindings;
+  for (const ProfileCoverage &C : Profiled->Coverage) {
+    Bindings.push_back({C.Path, C.Executed, C.Unbound.size()});
+    if (WarnUnbound && !C.Unbound.empty())
       WithColor::warning(Diag, "kiln")
           << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
           << " executed functions are not in " << Binary
           << " under one name (inlined, discarded or ambiguous); they "
              "count as not run\n";
+  }
   warnOfForeignProfiles(*Profiled, "kiln", Diag);
-  return evaluate(Inputs, *Profiled, PageSizes, HeatPageSize);
+  Expected<BinaryEvaluation> E =
+      evaluate(Inputs, *Profiled, PageSizes, HeatPageSize);
+  if (E)
+    E->Bindings = std::move(Bindings);
+  return E;
 }
 
 Error kiln::runEvalCommand(const EvalCommandOptions &Opts, raw_ostream &Out,

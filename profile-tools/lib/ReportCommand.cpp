@@ -240,7 +240,10 @@ static json::Object describeDecisions(const BuildFacts &Build,
 }
 
 /// Measures \p Binary as the layout \p Name of the report; its split parts
-/// go to \p Parts if not null.
+/// go to \p Parts if not null. The profiles' functions that bind to none of
+/// \p Binary's are counted in the report ("profiles"), not warned of: in an
+/// optimized program inlining makes them the rule, and nothing the user
+/// could change.
 static Expected<json::Object>
 measureLayout(StringRef Name, StringRef Description, StringRef Binary,
               ArrayRef<NamedScenario> Scenarios, json::Array *Parts,
@@ -249,7 +252,8 @@ measureLayout(StringRef Name, StringRef Description, StringRef Binary,
   for (const NamedScenario &S : Scenarios)
     Specs.push_back(S.Spec);
   Expected<BinaryEvaluation> E =
-      evaluateBinary(Binary, Specs, {}, SummaryPageSizes, ReportPageSize, Diag);
+      evaluateBinary(Binary, Specs, {}, SummaryPageSizes, ReportPageSize, Diag,
+                     /*WarnUnbound=*/false);
   if (!E)
     return E.takeError();
   if (Parts)
@@ -282,9 +286,15 @@ measureLayout(StringRef Name, StringRef Description, StringRef Binary,
         {"heat_bytes", std::move(Bytes)},
         {"heat_counts", std::move(Counts)}});
   }
+  json::Array Profiles;
+  for (const ProfileBinding &B : E->Bindings)
+    Profiles.push_back(json::Object{{"path", B.Profile},
+                                    {"executed_functions", B.Executed},
+                                    {"not_in_binary", B.Unbound}});
   return json::Object{{"name", Name.str()},
                       {"description", Description.str()},
                       {"binary", Binary.str()},
+                      {"profiles", std::move(Profiles)},
                       {"functions", E->Functions},
                       {"split_parts", E->SplitParts},
                       {"page_size", E->HeatPageSize},

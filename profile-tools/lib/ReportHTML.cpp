@@ -116,6 +116,22 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
        << "</td></tr>\n";
   }
   OS << "</tbody></table>\n";
+  // Functions a profile says ran but the program has under no one name
+  // (inlined into every caller, discarded, or sharing a name) count as not
+  // run above.
+  const json::Array *Profiles = After ? After->getArray("profiles") : nullptr;
+  for (size_t I = 0; Profiles && I < Profiles->size(); ++I) {
+    const json::Object *P = (*Profiles)[I].getAsObject();
+    if (!P || getInt(*P, "not_in_binary") == 0)
+      continue;
+    OS << "<p class=\"note\">";
+    writeEscaped(OS, getString(*P, "path"));
+    OS << ": " << getInt(*P, "not_in_binary") << " of "
+       << getInt(*P, "executed_functions")
+       << " functions that ran are not in the program under one name "
+          "(inlined into every caller, discarded, or sharing a name) and "
+          "count as not run.</p>\n";
+  }
 }
 
 /// Each kind of decision with its status, and for the order its groups.

@@ -69,6 +69,16 @@ struct SplitPartFigures {
 };
 
 /// Everything `kiln eval` measures of a linked binary.
+/// How many of the functions a profile says ran are functions of the
+/// evaluated binary under one name: a function inlined into all its
+/// callers, discarded, or of a name several functions share is not, and
+/// counts as not run.
+struct ProfileBinding {
+  std::string Profile;   ///< The profile's path.
+  uint64_t Executed = 0; ///< Functions with a non-zero count.
+  uint64_t Unbound = 0;  ///< ... that are not in the binary under one name.
+};
+
 struct BinaryEvaluation {
   uint64_t Functions = 0;
   /// Of Functions, the cold parts of split functions (`fn.cold`): evaluated
@@ -86,17 +96,21 @@ struct BinaryEvaluation {
   uint64_t HeatPages = 0;
   /// The split parts, in address order.
   std::vector<SplitPartFigures> Parts;
+  /// Per profile given, in order.
+  std::vector<ProfileBinding> Bindings;
 };
 
 /// Evaluates the linked \p Binary for \p Scenarios (and \p EdgeLists for
 /// the call locality) at \p PageSizes, with a heatmap at \p HeatPageSize
-/// (a power of two; 0 for none). Warnings (profile names that bind to no
-/// function of the binary, foreign profiles) go to \p Diag.
+/// (a power of two; 0 for none). Warnings (foreign profiles, and with
+/// \p WarnUnbound executed functions of a profile that bind to no function
+/// of the binary, which BinaryEvaluation::Bindings counts either way) go to
+/// \p Diag.
 llvm::Expected<BinaryEvaluation>
 evaluateBinary(llvm::StringRef Binary, llvm::ArrayRef<ScenarioSpec> Scenarios,
                llvm::ArrayRef<std::string> EdgeLists,
                llvm::ArrayRef<uint64_t> PageSizes, uint64_t HeatPageSize,
-               llvm::raw_ostream &Diag);
+               llvm::raw_ostream &Diag, bool WarnUnbound = true);
 
 struct EvalCommandOptions {
   std::string Binary;                 ///< The linked program or library.
