@@ -78,7 +78,8 @@ REPO_DIR = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
 import pgo_flow  # noqa: E402
 
-CORPUS = ("sample", "zstd", "expat-autotools", "lua", "sqlite", "jsoncpp", "ninja", "git")
+CORPUS = ("sample", "zstd", "expat-autotools", "lua", "sqlite", "jsoncpp", "ninja", "git",
+          "gawk")
 STOCK_ROW = pgo_flow.STOCK_ROW
 FLOW_ROW = pgo_flow.FLOW_PREFIX
 
