@@ -40,7 +40,7 @@ static const char *const Usage =
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--no-strtab]\n"
     "                     [--no-partial-training] [--untrained-size] "
-    "[--cs-compile]\n"
+    "[--pgso] [--cs-compile]\n"
     "                     [--block-layout=callgrind|bolt|off] "
     "[--callgrind-budget=SECONDS]\n"
     "                     [--icp=guarded|stock|off] [--workspace=DIR] "
@@ -118,6 +118,11 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
     if (IsOptimize && A == "--untrained-size") {
       O.Switches.push_back(A.str());
       O.Transforms.UntrainedSize = true;
+      continue;
+    }
+    if (IsOptimize && A == "--pgso") {
+      O.Switches.push_back(A.str());
+      O.Transforms.ColdCodeForSpeed = false;
       continue;
     }
     if (IsOptimize && A == "--cs-compile") {

@@ -53,19 +53,29 @@ static void addKilnLinkFlags(const PgoToolPaths &Tools,
 }
 
 std::vector<std::string>
+kiln::coldCodeOptions(const PgoTransforms &Transforms) {
+  if (Transforms.ColdCodeForSpeed)
+    return {"-pgso=false"};
+  return {};
+}
+
+std::vector<std::string>
 kiln::compilePolicyOptions(const PgoTransforms &Transforms) {
+  std::vector<std::string> Options = coldCodeOptions(Transforms);
   switch (Transforms.ICP) {
   case PgoIndirectCallPromotion::Guarded:
     // LLVM promotes a target with this share of all the site's calls (and
     // 30% of what earlier promotions left, which a 90% target has).
-    return {"-icp-total-percent-threshold=" +
-            std::to_string(PgoGuardedICPShare)};
+    Options.push_back("-icp-total-percent-threshold=" +
+                      std::to_string(PgoGuardedICPShare));
+    break;
   case PgoIndirectCallPromotion::Off:
-    return {"-disable-icp"};
+    Options.push_back("-disable-icp");
+    break;
   case PgoIndirectCallPromotion::Stock:
     break;
   }
-  return {};
+  return Options;
 }
 
 bool kiln::prefersAlternativePolicy(uint64_t Default, uint64_t Alternative) {
@@ -108,6 +118,11 @@ std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
          "for size once inlined into (--untrained-size)";
   else
     S += "; the functions no training ran compiled as without a profile";
+  if (Transforms.ColdCodeForSpeed)
+    S += "; the code no training ran compiled for speed (-pgso=false)";
+  else
+    S += "; the code no training ran optimized for size, as by LLVM's "
+         "profile-guided size optimization (--pgso)";
   S += "; indirect-call promotion ";
   switch (Transforms.ICP) {
   case PgoIndirectCallPromotion::Guarded:
@@ -199,15 +214,18 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   return F;
 }
 
-PgoPhaseFlags
-kiln::withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
-                                          const PgoPhaseFlags &Final,
-                                          const std::string &RawDir) {
+PgoPhaseFlags kiln::withContextSensitiveInstrumentation(
+    const PgoToolPaths &Tools, const PgoPhaseFlags &Final,
+    const PgoTransforms &Transforms, const std::string &RawDir) {
   PgoPhaseFlags F = Final;
   // The linker runs the backends with CS instrumentation; clang adds the
   // profile runtime.
   F.TargetLink = {"-fuse-ld=" + Tools.KilnLLD,
                   "-fcs-profile-generate=" + RawDir};
+  // The code the instrumentation counts is compiled as the final links
+  // compile it.
+  for (const std::string &O : coldCodeOptions(Transforms))
+    F.TargetLink.push_back("-Wl,-mllvm," + O);
   return F;
 }
 

@@ -459,9 +459,10 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   sys::fs::remove_directories(LinkRecordDir);
   if (Error E = makeDirectory(LinkRecordDir, "optimize"))
     return E;
-  PgoPhaseFlags BuildFlags = CS ? withContextSensitiveInstrumentation(
-                                      Tools, Flags, WS.path("raw/cs-untracked"))
-                                : Flags;
+  PgoPhaseFlags BuildFlags =
+      CS ? withContextSensitiveInstrumentation(Tools, Flags, Opts.Transforms,
+                                               WS.path("raw/cs-untracked"))
+         : Flags;
 
   M->Phase = "optimize-failed";
   if (Error E = saveManifest(WS, *M, "optimize"))

@@ -51,8 +51,9 @@ TEST(PgoFlags, OptimizeDefault) {
   PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), {});
   EXPECT_THAT(F.Compile,
               ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-mllvm",
-                          "-icp-total-percent-threshold=90", "-flto=thin"));
+                          "-Wno-error=backend-plugin", "-mllvm", "-pgso=false",
+                          "-mllvm", "-icp-total-percent-threshold=90",
+                          "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
   // A profiled program's link runs its ThinLTO backends with the profile,
@@ -64,7 +65,7 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin",
+                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90"));
 }
 
@@ -88,6 +89,7 @@ TEST(PgoFlags, OptimizeSwitches) {
                             "-Wl,-mllvm,-kiln-split-functions",
                             "-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin",
+                            "-Wl,-mllvm,-pgso=false",
                             "-Wl,-mllvm,-icp-total-percent-threshold=90"));
   }
   {
@@ -98,6 +100,7 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin",
+                            "-Wl,-mllvm,-pgso=false",
                             "-Wl,-mllvm,-icp-total-percent-threshold=90"));
   }
   {
@@ -126,6 +129,7 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.Compile,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin", "-mllvm",
+                            "-pgso=false", "-mllvm",
                             "-icp-total-percent-threshold=90",
                             "-fpass-plugin=/p.so", "-mllvm",
                             "-kiln-split-functions", "-ffunction-sections"));
@@ -154,9 +158,18 @@ TEST(PgoFlags, ContextSensitiveBuild) {
   // project's own -Wl,-mllvm,-kiln-... flags are understood there too).
   PgoPhaseFlags Final = computeOptimizeFlags(tools(), profiles(), {});
   PgoPhaseFlags F =
-      withContextSensitiveInstrumentation(tools(), Final, "/ws/raw/cs");
+      withContextSensitiveInstrumentation(tools(), Final, {}, "/ws/raw/cs");
   EXPECT_EQ(F.Compile, Final.Compile);
   EXPECT_EQ(F.Link, Final.Link);
+  EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=" + tools().KilnLLD,
+                                        "-fcs-profile-generate=/ws/raw/cs",
+                                        "-Wl,-mllvm,-pgso=false"));
+  // --pgso: the instrumented link's backends compile as the final ones.
+  PgoTransforms WithPGSO;
+  WithPGSO.ColdCodeForSpeed = false;
+  F = withContextSensitiveInstrumentation(
+      tools(), computeOptimizeFlags(tools(), profiles(), WithPGSO), WithPGSO,
+      "/ws/raw/cs");
   EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=" + tools().KilnLLD,
                                         "-fcs-profile-generate=/ws/raw/cs"));
   // Only with ThinLTO and the order.
@@ -178,14 +191,15 @@ TEST(PgoFlags, CompilePolicy) {
   PgoTransforms T;
   EXPECT_EQ(T.ICP, PgoIndirectCallPromotion::Guarded);
   EXPECT_THAT(compilePolicyOptions(T),
-              ElementsAre("-icp-total-percent-threshold=90"));
+              ElementsAre("-pgso=false", "-icp-total-percent-threshold=90"));
   EXPECT_TRUE(T.PartialTraining);
   EXPECT_FALSE(T.usesContextSensitiveCompile());
   T.PolicyChosen = true;
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO; the functions no training ran compiled as without a "
-            "profile; indirect-call promotion guarded: a target only where "
-            "it took 90% or more of its call site's training calls "
+            "profile; the code no training ran compiled for speed "
+            "(-pgso=false); indirect-call promotion guarded: a target only "
+            "where it took 90% or more of its call site's training calls "
             "(--icp=guarded)");
   // Without ThinLTO the backends are the compiles: no link gets it.
   T.ThinLTO = false;
@@ -193,21 +207,32 @@ TEST(PgoFlags, CompilePolicy) {
   EXPECT_THAT(F.Compile, Contains("-icp-total-percent-threshold=90"));
   EXPECT_THAT(F.TargetLink,
               Not(Contains("-Wl,-mllvm,-icp-total-percent-threshold=90")));
-  // --icp=stock: LLVM's thresholds, no option anywhere.
+  // The code no training ran compiled for speed, in the compiles and the
+  // profiled links' backends.
+  EXPECT_THAT(F.Compile, Contains("-pgso=false"));
+  T.ThinLTO = true;
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-pgso=false"));
+  // --icp=stock and --pgso: LLVM's thresholds and size optimization, no
+  // option anywhere.
   T = PgoTransforms();
   T.ICP = PgoIndirectCallPromotion::Stock;
+  T.ColdCodeForSpeed = false;
   T.PolicyChosen = true;
   EXPECT_THAT(compilePolicyOptions(T), IsEmpty());
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Not(Contains("-mllvm")));
+  EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,-mllvm,-pgso=false")));
   T.PartialTraining = false;
   T.ContextSensitiveCompile = true;
   EXPECT_TRUE(T.usesContextSensitiveCompile());
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO with the context-sensitive relink's profiles in the "
             "backends (--cs-compile); the functions no training ran compiled "
-            "as never run (--no-partial-training); indirect-call promotion "
-            "by LLVM's thresholds (--icp=stock)");
+            "as never run (--no-partial-training); the code no training ran "
+            "optimized for size, as by LLVM's profile-guided size "
+            "optimization (--pgso); indirect-call promotion by LLVM's "
+            "thresholds (--icp=stock)");
   // The context-sensitive profiles need the relink.
   T.ContextSensitive = false;
   EXPECT_FALSE(T.usesContextSensitiveCompile());
@@ -231,15 +256,16 @@ TEST(PgoFlags, UntrainedSize) {
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile,
               ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-mllvm",
-                          "-icp-total-percent-threshold=90",
+                          "-Wno-error=backend-plugin", "-mllvm", "-pgso=false",
+                          "-mllvm", "-icp-total-percent-threshold=90",
                           "-fpass-plugin=/p.so", "-mllvm", "-kiln-strtab=false",
                           "-mllvm", "-kiln-untrained-size", "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,-mllvm,-kiln-untrained-size")));
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO; the functions no training ran compiled as without a "
-            "profile, for size once inlined into (--untrained-size); "
+            "profile, for size once inlined into (--untrained-size); the code "
+            "no training ran compiled for speed (-pgso=false); "
             "indirect-call promotion guarded: a target only where it took "
             "90% or more of its call site's training calls (--icp=guarded)");
   // Without LTO the plugin is loaded once, its string tables on there.
@@ -331,7 +357,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin",
+                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
   EXPECT_THAT(withBlockAddressMap(Final, AddressMapUse::Callgrind).TargetLink,
@@ -341,7 +367,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin",
+                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--strip-debug"));
   // The program itself with the map (the context-sensitive relink when
@@ -359,7 +385,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin",
+                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));

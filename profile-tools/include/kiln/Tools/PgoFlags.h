@@ -125,6 +125,16 @@ struct PgoTransforms {
   /// work executes 0.2 to 8.6% more instructions (docs/benchmarks.md, "The
   /// code no training ran, optimized for size").
   bool UntrainedSize = false;
+  /// The code no training ran inside the functions it ran is compiled for
+  /// speed, not for size: LLVM's profile-guided size optimization (PGSO)
+  /// is off (`-pgso=false`; `--pgso` keeps it). PGSO treats such code as
+  /// never run, and work unlike the training pays for it: a loop there is
+  /// laid out without rotation (MachineBlockPlacement keeps the header on
+  /// top when optimizing for size), one jump more each iteration. On gawk's
+  /// held-out work 0.2 to 1.0% fewer instructions for 0.5% more `.text`
+  /// (docs/benchmarks.md, "Code the training never ran, compiled for
+  /// speed").
+  bool ColdCodeForSpeed = true;
   /// The context-sensitive relink's profiles, of the final build's
   /// functions after inlining, go into the ThinLTO backends of the final
   /// links beside the compile profile, as stock CSPGO's second profile does
@@ -232,9 +242,13 @@ inline constexpr double PgoPolicyMinSaving = 0.002;
 /// default's \p Default.
 bool prefersAlternativePolicy(uint64_t Default, uint64_t Alternative);
 
+/// The LLVM options (without `-mllvm`) that say how the code no training
+/// ran is compiled (PgoTransforms::ColdCodeForSpeed).
+std::vector<std::string> coldCodeOptions(const PgoTransforms &Transforms);
+
 /// The LLVM options (without `-mllvm`) of the compile policy of
-/// \p Transforms: every compile and every ThinLTO backend of the optimize
-/// phase gets them.
+/// \p Transforms, coldCodeOptions' among them: every compile and every
+/// ThinLTO backend of the optimize phase gets them.
 std::vector<std::string> compilePolicyOptions(const PgoTransforms &Transforms);
 
 /// A sentence for `status` and the summary: the compile policy of
@@ -252,10 +266,11 @@ PgoPhaseFlags computeOptimizeFlags(const PgoToolPaths &Tools,
 /// stay kiln-lld's (with no profile of Kiln's, a plain link with the plugin
 /// loaded), so that `-Wl,-mllvm,-kiln-...` options of the project's own link
 /// flags act in the instrumented link as in the final one. Raw profiles of
-/// runs outside the replay go to \p RawDir.
-PgoPhaseFlags withContextSensitiveInstrumentation(const PgoToolPaths &Tools,
-                                                  const PgoPhaseFlags &Final,
-                                                  const std::string &RawDir);
+/// runs outside the replay go to \p RawDir. Its backends compile the code
+/// no training ran as \p Transforms' final links do (coldCodeOptions).
+PgoPhaseFlags withContextSensitiveInstrumentation(
+    const PgoToolPaths &Tools, const PgoPhaseFlags &Final,
+    const PgoTransforms &Transforms, const std::string &RawDir);
 
 /// What a link with the basic-block address map is for.
 enum class AddressMapUse {
