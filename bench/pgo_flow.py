@@ -160,7 +160,7 @@ VARIANTS = {
     "+cs-compile": (["--cs-compile"], "", ""),
     "no-partial-training": (["--no-partial-training"], "", ""),
     "+untrained-size": (["--untrained-size"], "", ""),
-    "+no-pgso": ([], "-mllvm -pgso=false", "-Wl,-mllvm,-pgso=false"),
+    "+no-pgso": (["--no-pgso"], "", ""),
     "icp-stock": (["--icp=stock"], "", ""),
     "icp-stock+cs-compile": (["--icp=stock", "--cs-compile"], "", ""),
 }

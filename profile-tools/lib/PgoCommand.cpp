@@ -40,7 +40,7 @@ static const char *const Usage =
     "       kiln pgo optimize [--no-split] [--no-order] [--no-cs] [--no-lto] "
     "[--no-strtab]\n"
     "                     [--no-partial-training] [--untrained-size] "
-    "[--pgso] [--cs-compile]\n"
+    "[--no-pgso] [--cs-compile]\n"
     "                     [--block-layout=callgrind|bolt|off] "
     "[--callgrind-budget=SECONDS]\n"
     "                     [--icp=guarded|stock|off] [--workspace=DIR] "
@@ -120,9 +120,9 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       O.Transforms.UntrainedSize = true;
       continue;
     }
-    if (IsOptimize && A == "--pgso") {
+    if (IsOptimize && A == "--no-pgso") {
       O.Switches.push_back(A.str());
-      O.Transforms.ColdCodeForSpeed = false;
+      O.Transforms.ColdCodeForSpeed = true;
       continue;
     }
     if (IsOptimize && A == "--cs-compile") {

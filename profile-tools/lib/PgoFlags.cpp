@@ -119,10 +119,8 @@ std::string kiln::describeCompilePolicy(const PgoTransforms &Transforms) {
   else
     S += "; the functions no training ran compiled as without a profile";
   if (Transforms.ColdCodeForSpeed)
-    S += "; the code no training ran compiled for speed (-pgso=false)";
-  else
-    S += "; the code no training ran optimized for size, as by LLVM's "
-         "profile-guided size optimization (--pgso)";
+    S += "; the code the profile calls cold compiled for speed "
+         "(--no-pgso)";
   S += "; indirect-call promotion ";
   switch (Transforms.ICP) {
   case PgoIndirectCallPromotion::Guarded:

@@ -51,9 +51,8 @@ TEST(PgoFlags, OptimizeDefault) {
   PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), {});
   EXPECT_THAT(F.Compile,
               ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-mllvm", "-pgso=false",
-                          "-mllvm", "-icp-total-percent-threshold=90",
-                          "-flto=thin"));
+                          "-Wno-error=backend-plugin", "-mllvm",
+                          "-icp-total-percent-threshold=90", "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
   // A profiled program's link runs its ThinLTO backends with the profile,
@@ -65,7 +64,7 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
+                          "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90"));
 }
 
@@ -89,7 +88,6 @@ TEST(PgoFlags, OptimizeSwitches) {
                             "-Wl,-mllvm,-kiln-split-functions",
                             "-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin",
-                            "-Wl,-mllvm,-pgso=false",
                             "-Wl,-mllvm,-icp-total-percent-threshold=90"));
   }
   {
@@ -100,7 +98,6 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin",
-                            "-Wl,-mllvm,-pgso=false",
                             "-Wl,-mllvm,-icp-total-percent-threshold=90"));
   }
   {
@@ -129,7 +126,6 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.Compile,
                 ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin", "-mllvm",
-                            "-pgso=false", "-mllvm",
                             "-icp-total-percent-threshold=90",
                             "-fpass-plugin=/p.so", "-mllvm",
                             "-kiln-split-functions", "-ffunction-sections"));
@@ -162,16 +158,16 @@ TEST(PgoFlags, ContextSensitiveBuild) {
   EXPECT_EQ(F.Compile, Final.Compile);
   EXPECT_EQ(F.Link, Final.Link);
   EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=" + tools().KilnLLD,
-                                        "-fcs-profile-generate=/ws/raw/cs",
-                                        "-Wl,-mllvm,-pgso=false"));
-  // --pgso: the instrumented link's backends compile as the final ones.
-  PgoTransforms WithPGSO;
-  WithPGSO.ColdCodeForSpeed = false;
+                                        "-fcs-profile-generate=/ws/raw/cs"));
+  // --no-pgso: the instrumented link's backends compile as the final ones.
+  PgoTransforms NoPGSO;
+  NoPGSO.ColdCodeForSpeed = true;
   F = withContextSensitiveInstrumentation(
-      tools(), computeOptimizeFlags(tools(), profiles(), WithPGSO), WithPGSO,
+      tools(), computeOptimizeFlags(tools(), profiles(), NoPGSO), NoPGSO,
       "/ws/raw/cs");
   EXPECT_THAT(F.TargetLink, ElementsAre("-fuse-ld=" + tools().KilnLLD,
-                                        "-fcs-profile-generate=/ws/raw/cs"));
+                                        "-fcs-profile-generate=/ws/raw/cs",
+                                        "-Wl,-mllvm,-pgso=false"));
   // Only with ThinLTO and the order.
   PgoTransforms T;
   EXPECT_TRUE(T.usesContextSensitiveRelink());
@@ -191,15 +187,14 @@ TEST(PgoFlags, CompilePolicy) {
   PgoTransforms T;
   EXPECT_EQ(T.ICP, PgoIndirectCallPromotion::Guarded);
   EXPECT_THAT(compilePolicyOptions(T),
-              ElementsAre("-pgso=false", "-icp-total-percent-threshold=90"));
+              ElementsAre("-icp-total-percent-threshold=90"));
   EXPECT_TRUE(T.PartialTraining);
   EXPECT_FALSE(T.usesContextSensitiveCompile());
   T.PolicyChosen = true;
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO; the functions no training ran compiled as without a "
-            "profile; the code no training ran compiled for speed "
-            "(-pgso=false); indirect-call promotion guarded: a target only "
-            "where it took 90% or more of its call site's training calls "
+            "profile; indirect-call promotion guarded: a target only where "
+            "it took 90% or more of its call site's training calls "
             "(--icp=guarded)");
   // Without ThinLTO the backends are the compiles: no link gets it.
   T.ThinLTO = false;
@@ -207,32 +202,21 @@ TEST(PgoFlags, CompilePolicy) {
   EXPECT_THAT(F.Compile, Contains("-icp-total-percent-threshold=90"));
   EXPECT_THAT(F.TargetLink,
               Not(Contains("-Wl,-mllvm,-icp-total-percent-threshold=90")));
-  // The code no training ran compiled for speed, in the compiles and the
-  // profiled links' backends.
-  EXPECT_THAT(F.Compile, Contains("-pgso=false"));
-  T.ThinLTO = true;
-  F = computeOptimizeFlags(tools(), profiles(), T);
-  EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-pgso=false"));
-  // --icp=stock and --pgso: LLVM's thresholds and size optimization, no
-  // option anywhere.
+  // --icp=stock: LLVM's thresholds, no option anywhere.
   T = PgoTransforms();
   T.ICP = PgoIndirectCallPromotion::Stock;
-  T.ColdCodeForSpeed = false;
   T.PolicyChosen = true;
   EXPECT_THAT(compilePolicyOptions(T), IsEmpty());
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Not(Contains("-mllvm")));
-  EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,-mllvm,-pgso=false")));
   T.PartialTraining = false;
   T.ContextSensitiveCompile = true;
   EXPECT_TRUE(T.usesContextSensitiveCompile());
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO with the context-sensitive relink's profiles in the "
             "backends (--cs-compile); the functions no training ran compiled "
-            "as never run (--no-partial-training); the code no training ran "
-            "optimized for size, as by LLVM's profile-guided size "
-            "optimization (--pgso); indirect-call promotion by LLVM's "
-            "thresholds (--icp=stock)");
+            "as never run (--no-partial-training); indirect-call promotion "
+            "by LLVM's thresholds (--icp=stock)");
   // The context-sensitive profiles need the relink.
   T.ContextSensitive = false;
   EXPECT_FALSE(T.usesContextSensitiveCompile());
@@ -241,6 +225,23 @@ TEST(PgoFlags, CompilePolicy) {
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile, Contains("-disable-icp"));
   EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-disable-icp"));
+  EXPECT_THAT(F.Compile, Not(Contains("-pgso=false")));
+  // --no-pgso: LLVM's profile-guided size optimization off in the compiles
+  // and the profiled links' backends.
+  T = PgoTransforms();
+  T.ColdCodeForSpeed = true;
+  T.PolicyChosen = true;
+  EXPECT_THAT(compilePolicyOptions(T),
+              ElementsAre("-pgso=false", "-icp-total-percent-threshold=90"));
+  F = computeOptimizeFlags(tools(), profiles(), T);
+  EXPECT_THAT(F.Compile, Contains("-pgso=false"));
+  EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-pgso=false"));
+  EXPECT_EQ(describeCompilePolicy(T),
+            "IR PGO; the functions no training ran compiled as without a "
+            "profile; the code the profile calls cold compiled for speed "
+            "(--no-pgso); indirect-call promotion guarded: a target only "
+            "where it took 90% or more of its call site's training calls "
+            "(--icp=guarded)");
 }
 
 TEST(PgoFlags, UntrainedSize) {
@@ -256,16 +257,15 @@ TEST(PgoFlags, UntrainedSize) {
   F = computeOptimizeFlags(tools(), profiles(), T);
   EXPECT_THAT(F.Compile,
               ElementsAre("-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-mllvm", "-pgso=false",
-                          "-mllvm", "-icp-total-percent-threshold=90",
+                          "-Wno-error=backend-plugin", "-mllvm",
+                          "-icp-total-percent-threshold=90",
                           "-fpass-plugin=/p.so", "-mllvm", "-kiln-strtab=false",
                           "-mllvm", "-kiln-untrained-size", "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
   EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,-mllvm,-kiln-untrained-size")));
   EXPECT_EQ(describeCompilePolicy(T),
             "IR PGO; the functions no training ran compiled as without a "
-            "profile, for size once inlined into (--untrained-size); the code "
-            "no training ran compiled for speed (-pgso=false); "
+            "profile, for size once inlined into (--untrained-size); "
             "indirect-call promotion guarded: a target only where it took "
             "90% or more of its call site's training calls (--icp=guarded)");
   // Without LTO the plugin is loaded once, its string tables on there.
@@ -357,7 +357,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
+                          "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--emit-relocs"));
   EXPECT_THAT(withBlockAddressMap(Final, AddressMapUse::Callgrind).TargetLink,
@@ -367,7 +367,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
+                          "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-address-map", "-Wl,--strip-debug"));
   // The program itself with the map (the context-sensitive relink when
@@ -385,7 +385,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
-                          "-Wno-error=backend-plugin", "-Wl,-mllvm,-pgso=false",
+                          "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
                           "-Wl,--kiln-block-profile=/ws/b.kbp",
                           "-Wl,--kiln-strict"));

@@ -125,16 +125,16 @@ struct PgoTransforms {
   /// work executes 0.2 to 8.6% more instructions (docs/benchmarks.md, "The
   /// code no training ran, optimized for size").
   bool UntrainedSize = false;
-  /// The code no training ran inside the functions it ran is compiled for
-  /// speed, not for size: LLVM's profile-guided size optimization (PGSO)
-  /// is off (`-pgso=false`; `--pgso` keeps it). PGSO treats such code as
-  /// never run, and work unlike the training pays for it: a loop there is
-  /// laid out without rotation (MachineBlockPlacement keeps the header on
-  /// top when optimizing for size), one jump more each iteration. On gawk's
-  /// held-out work 0.2 to 1.0% fewer instructions for 0.5% more `.text`
-  /// (docs/benchmarks.md, "Code the training never ran, compiled for
-  /// speed").
-  bool ColdCodeForSpeed = true;
+  /// LLVM's profile-guided size optimization (PGSO) is off (`-pgso=false`,
+  /// `--no-pgso`): the code the profile calls cold, the code no training
+  /// ran among it, is compiled for speed. With PGSO a loop the training
+  /// never ran is laid out without rotation (MachineBlockPlacement keeps
+  /// the header on top when optimizing for size), one jump more each
+  /// iteration of work unlike the training. A trade, so off by default: on
+  /// gawk's held-out work 0.2 to 1.0% fewer instructions, on zstd's
+  /// training 1.4% more (docs/benchmarks.md, "Code the training never ran,
+  /// compiled for speed").
+  bool ColdCodeForSpeed = false;
   /// The context-sensitive relink's profiles, of the final build's
   /// functions after inlining, go into the ThinLTO backends of the final
   /// links beside the compile profile, as stock CSPGO's second profile does
