@@ -227,8 +227,18 @@ Error kiln::runPgoCommand(ArrayRef<std::string> Args,
     const char *Dir = ::getenv("KILN_LLVM_BIN");
     Env.LLVMBinDir = Dir && *Dir ? Dir : KILN_LLVM_BIN_DIR;
   }
-  if (!Args.empty() &&
-      (Args[0] == "--help" || Args[0] == "-help" || Args[0] == "help")) {
+  // `kiln pgo --help`, `kiln pgo help`, and `--help` among a subcommand's
+  // own options (before `--`: after it, it is the command's).
+  auto IsHelp = [](StringRef A) {
+    return A == "--help" || A == "-help" || A == "-h";
+  };
+  bool WantsHelp = !Args.empty() && Args[0] == "help";
+  for (StringRef A : Args) {
+    if (A == "--")
+      break;
+    WantsHelp |= IsHelp(A);
+  }
+  if (WantsHelp) {
     Out << Usage;
     return Error::success();
   }
