@@ -21,6 +21,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "LibtoolWrapper.h"
 #include "PgoSteps.h"
 
 #include "kiln/Tools/BlockProfileCommand.h"
@@ -29,6 +30,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,8 +41,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <utility>
+
+#include <unistd.h>
 
 using namespace llvm;
 using namespace kiln;
@@ -216,23 +222,41 @@ static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
   return Error::success();
 }
 
-/// \returns true if \p R ran the program of \p L (or a copy the build made
-/// of it): a replay runs the profiled binary in its place.
-static bool runsProgram(const PgoRun &R, const RecordedLink &L,
-                        ArrayRef<ProgramCopy> Copies) {
+/// How a training run ran the profiled program: by its path (or the path of
+/// a copy the build made of it), or through a libtool wrapper script, whose
+/// environment a replay needs. A replay runs the profiled binary in its
+/// place.
+struct ProgramLaunch {
+  /// LD_LIBRARY_PATH's directories a libtool wrapper put in front of the
+  /// run's own ("" when the run started the program itself).
+  std::string LibraryPath;
+};
+
+/// \returns how \p R ran \p L's program, or std::nullopt if it did not.
+static std::optional<ProgramLaunch> runsProgram(const PgoRun &R,
+                                                const RecordedLink &L,
+                                                ArrayRef<ProgramCopy> Copies) {
   if (!R.Program)
-    return false;
-  if (R.Program->Path == L.Target)
-    return true;
-  return any_of(Copies, [&](const ProgramCopy &C) {
-    return C.Copy == R.Program->Path && C.Target == L.Target;
-  });
+    return std::nullopt;
+  auto IsTarget = [&](StringRef Path) {
+    return Path == L.Target || any_of(Copies, [&](const ProgramCopy &C) {
+             return C.Copy == Path && C.Target == L.Target;
+           });
+  };
+  if (IsTarget(R.Program->Path))
+    return ProgramLaunch();
+  if (std::optional<LibtoolWrapper> W = readLibtoolWrapper(R.Program->Path))
+    if (IsTarget(W->Program))
+      return ProgramLaunch{W->LibraryPath};
+  return std::nullopt;
 }
 
-/// Replays \p R on the profiled binary; \returns the profiles it wrote.
+/// Replays \p R, which ran the program as \p Launch says, on the profiled
+/// binary; \returns the profiles it wrote.
 static Expected<std::vector<std::string>>
-replayRun(const PgoRun &R, const BlockProfiler &Profiler,
-          const BlockLayoutFiles &Files, raw_ostream &Out) {
+replayRun(const PgoRun &R, const ProgramLaunch &Launch,
+          const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
+          raw_ostream &Out) {
   std::string RunDir =
       Files.Dir + "/runs/" + R.Scenario + "/run-" + std::to_string(R.Id);
   if (std::error_code EC = sys::fs::create_directories(RunDir))
@@ -259,8 +283,17 @@ replayRun(const PgoRun &R, const BlockProfiler &Profiler,
   }
   std::string What = "run " + std::to_string(R.Id) + " of scenario '" +
                      R.Scenario + "' (" + joinCommand(R.Command) + ")";
+  // The program runs as the libtool wrapper the training ran would have run
+  // it: with the build's libraries first on the search path.
+  std::vector<std::pair<std::string, std::string>> Env;
+  if (!Launch.LibraryPath.empty()) {
+    const char *Inherited = ::getenv("LD_LIBRARY_PATH");
+    Env.emplace_back(
+        "LD_LIBRARY_PATH",
+        libtoolLibraryPath(Launch.LibraryPath, Inherited ? Inherited : ""));
+  }
   Expected<ProcessResult> P =
-      runProcess(Command, {}, "optimize: block layout replay", Setup);
+      runProcess(Command, Env, "optimize: block layout replay", Setup);
   if (!P)
     return skipped("replaying " + What + ": " + toString(P.takeError()));
   if (P->ExitStatus != R.ExitStatus)
@@ -321,6 +354,71 @@ static Expected<uint64_t> callgrindInstructions(StringRef Trace) {
   return skipped(Trace + ": no totals or summary line");
 }
 
+/// Copies the shared libraries of \p LibraryPath's directories (a libtool
+/// wrapper's, ':'-separated) into directories under \p Into without their
+/// debug information, which this valgrind cannot always read (LLVM 22's
+/// DWARF 5: "Possibly corrupted debuginfo file", and the run ends); their
+/// code is the same. Symbolic links are made again, other files left out.
+/// \returns the copies' directories, in the same order, ':'-separated.
+static Expected<std::string>
+librariesWithoutDebugInfo(StringRef LibraryPath, StringRef Into,
+                          const PgoEnvironment &Env) {
+  SmallVector<StringRef, 4> Dirs;
+  LibraryPath.split(Dirs, ':', -1, /*KeepEmpty=*/false);
+  std::vector<std::string> Copies;
+  for (size_t I = 0; I < Dirs.size(); ++I) {
+    std::string To = (Into + "/" + Twine(I)).str();
+    sys::fs::remove_directories(To);
+    if (std::error_code EC = sys::fs::create_directories(To))
+      return skipped(To + ": cannot create the directory: " + EC.message());
+    std::error_code EC;
+    std::vector<std::string> Entries;
+    for (sys::fs::directory_iterator It(Dirs[I], EC), End; It != End && !EC;
+         It.increment(EC))
+      Entries.push_back(It->path());
+    if (EC)
+      return skipped(Dirs[I] + ": cannot list the directory: " + EC.message());
+    llvm::sort(Entries);
+    for (const std::string &From : Entries) {
+      StringRef Name = sys::path::filename(From);
+      if (!Name.contains(".so"))
+        continue;
+      std::string Target = To + "/" + Name.str();
+      sys::fs::file_status Status;
+      if (sys::fs::status(From, Status, /*follow=*/false))
+        continue;
+      if (Status.type() == sys::fs::file_type::symlink_file) {
+        char Buf[4096];
+        ssize_t N = ::readlink(From.c_str(), Buf, sizeof(Buf));
+        if (N > 0 && static_cast<size_t>(N) < sizeof(Buf))
+          sys::fs::create_link(StringRef(Buf, N), Target);
+        continue;
+      }
+      file_magic Magic;
+      if (Status.type() != sys::fs::file_type::regular_file ||
+          identify_magic(From, Magic) || Magic != file_magic::elf_shared_object)
+        continue;
+      if (Error E = runTool(
+              {Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug", From, Target},
+              "optimize: block layout", From))
+        return skipped(toString(std::move(E)));
+    }
+    Copies.push_back(std::move(To));
+  }
+  return join(Copies, ":");
+}
+
+/// Why \p L gets no block layout when no training run ran its program.
+static Error noTrainingRanIt(const RecordedLink &L) {
+  // A training run starts a program; a library runs inside one.
+  if (sys::path::filename(L.Target).contains(".so"))
+    return skipped("a shared library: block layout replays the training "
+                   "runs on a program's own binary");
+  return skipped("no training run ran it (a replay runs the program itself, "
+                 "or a libtool wrapper of it, not another script that starts "
+                 "it)");
+}
+
 /// The address-mapped link of \p L with \p Flags, its profiler, the
 /// replays and the block profile. \returns the number of runs replayed;
 /// with \p Instructions, callgrind's Ir of every replay, summed.
@@ -332,6 +430,13 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   bool ProgramIsMapped, raw_ostream &Out,
                   uint64_t *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
+  // Before any link: a program no run started needs none.
+  if (none_of(M.usableScenarios(), [&](const std::string &S) {
+        return any_of(M.usedRuns(S), [&](const PgoRun *R) {
+          return runsProgram(*R, L, Copies).has_value();
+        });
+      }))
+    return noTrainingRanIt(L);
   if (Files.Dir.find(',') != std::string::npos)
     return skipped("the workspace's path holds a comma, which kiln "
                    "block-profile's scenario lists cannot name");
@@ -370,13 +475,30 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
       Bolt ? BlockProfileFormat::Fdata : BlockProfileFormat::Callgrind;
   Opts.Output = Files.Profile;
   unsigned Replays = 0;
+  // A libtool wrapper's library directories, and their copies for callgrind.
+  StringMap<std::string> LibraryCopies;
   for (const std::string &S : M.usableScenarios()) {
     std::vector<std::string> Profiles;
     for (const PgoRun *R : M.usedRuns(S)) {
-      if (!runsProgram(*R, L, Copies))
+      std::optional<ProgramLaunch> Launch = runsProgram(*R, L, Copies);
+      if (!Launch)
         continue;
+      if (!Bolt && !Launch->LibraryPath.empty()) {
+        auto [It, New] = LibraryCopies.try_emplace(Launch->LibraryPath);
+        if (New) {
+          Expected<std::string> Stripped = librariesWithoutDebugInfo(
+              Launch->LibraryPath,
+              (Files.Dir + "/libraries/" + Twine(LibraryCopies.size() - 1))
+                  .str(),
+              Env);
+          if (!Stripped)
+            return Stripped.takeError();
+          It->second = *Stripped;
+        }
+        Launch->LibraryPath = It->second;
+      }
       Expected<std::vector<std::string>> Written =
-          replayRun(*R, Profiler, Files, Out);
+          replayRun(*R, *Launch, Profiler, Files, Out);
       if (!Written)
         return Written.takeError();
       ++Replays;
@@ -397,8 +519,7 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                              S + "=" + join(Profiles, ",") + ":1");
   }
   if (Opts.Scenarios.empty())
-    return skipped("no training run ran it (a replay runs the program "
-                   "itself, not a script that starts it)");
+    return noTrainingRanIt(L);
   // The reader's warnings about records it could not map go to the log:
   // the flow profiled this very binary, so they do not ask the user to act
   // (a program's statics that share a name, for instance).

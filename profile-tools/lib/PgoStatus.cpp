@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LibtoolWrapper.h"
 #include "PgoSteps.h"
 
 #include "kiln/Support/ToolError.h"
@@ -90,12 +91,23 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
           << (R.Stdin.empty() ? "" : " < " + R.Stdin) << '\n';
       if (R.Program) {
         std::string Match = "not a program of the instrumented build";
+        auto IsBuilt = [&](StringRef Path) {
+          return M->Instrument &&
+                 any_of(M->Instrument->Programs,
+                        [&](const PgoFileStamp &P) { return P.Path == Path; });
+        };
         if (M->Instrument)
           for (const PgoFileStamp &P : M->Instrument->Programs)
             if (P.Path == R.Program->Path)
               Match = P.Hash == R.Program->Hash
                           ? "the instrumented build's"
                           : "differs from the instrumented build's";
+        if (!IsBuilt(R.Program->Path))
+          if (std::optional<LibtoolWrapper> W =
+                  readLibtoolWrapper(R.Program->Path);
+              W && IsBuilt(W->Program))
+            Match = "libtool's wrapper script of the instrumented build's " +
+                    W->Program;
         Out << "      program " << R.Program->Path << ": " << Match << '\n';
       }
     }
