@@ -131,7 +131,7 @@ struct PgoTransforms {
   /// never ran is laid out without rotation (MachineBlockPlacement keeps
   /// the header on top when optimizing for size), one jump more each
   /// iteration of work unlike the training. A trade, so off by default:
-  /// xmlwf's held-out work 2.0% fewer instructions and gawk's 0.1%, but
+  /// xmlwf's held-out work 2.0% fewer instructions, jsoncpp's 0.3%, but
   /// zstd's training 1.4% more and SQLite's held-out work 0.3% more (the
   /// warm code loses its size optimization too; docs/benchmarks.md, "Code
   /// the training never ran, compiled for speed").
