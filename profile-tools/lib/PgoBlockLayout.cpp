@@ -226,11 +226,13 @@ static Error linkInto(const RecordedLink &L, const PgoPhaseFlags &Flags,
 /// a copy the build made of it), or through a libtool wrapper script, whose
 /// environment a replay needs. A replay runs the profiled binary in its
 /// place.
+namespace {
 struct ProgramLaunch {
   /// LD_LIBRARY_PATH's directories a libtool wrapper put in front of the
   /// run's own ("" when the run started the program itself).
   std::string LibraryPath;
 };
+} // namespace
 
 /// \returns how \p R ran \p L's program, or std::nullopt if it did not.
 static std::optional<ProgramLaunch> runsProgram(const PgoRun &R,
