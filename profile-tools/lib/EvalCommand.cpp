@@ -245,7 +245,7 @@ Expected<BinaryEvaluation>
 kiln::evaluateBinary(StringRef Binary, ArrayRef<ScenarioSpec> Scenarios,
                      ArrayRef<std::string> EdgeLists,
                      ArrayRef<uint64_t> PageSizes, uint64_t HeatPageSize,
-                     raw_ostream &Diag, bool WarnUnbound) {
+                     raw_ostream &Diag, bool WarnOfBindings) {
   LinkerInputs Inputs;
   if (Error E = readLinkerInput(Binary, Inputs))
     return makeToolError(toString(std::move(E)));
@@ -266,15 +266,19 @@ kiln::evaluateBinary(StringRef Binary, ArrayRef<ScenarioSpec> Scenarios,
     return makeToolError(toString(Profiled.takeError()));
   std::vector<ProfileBinding> Bindings;
   for (const ProfileCoverage &C : Profiled->Coverage) {
-    Bindings.push_back({C.Path, C.Executed, C.Unbound.size()});
-    if (WarnUnbound && !C.Unbound.empty())
+    std::optional<std::string> Foreign =
+        whyProfileIsForeign(C, Profiled->NumLinkFunctions);
+    Bindings.push_back(
+        {C.Path, C.Executed, C.Unbound.size(), Foreign.value_or("")});
+    if (WarnOfBindings && !C.Unbound.empty())
       WithColor::warning(Diag, "kiln")
           << C.Path << ": " << C.Unbound.size() << " of " << C.Executed
           << " executed functions are not in " << Binary
           << " under one name (inlined, discarded or ambiguous); they "
              "count as not run\n";
   }
-  warnOfForeignProfiles(*Profiled, "kiln", Diag);
+  if (WarnOfBindings)
+    warnOfForeignProfiles(*Profiled, "kiln", Diag);
   Expected<BinaryEvaluation> E =
       evaluate(Inputs, *Profiled, PageSizes, HeatPageSize);
   if (E)

@@ -241,9 +241,10 @@ static json::Object describeDecisions(const BuildFacts &Build,
 
 /// Measures \p Binary as the layout \p Name of the report; its split parts
 /// go to \p Parts if not null. The profiles' functions that bind to none of
-/// \p Binary's are counted in the report ("profiles"), not warned of: in an
-/// optimized program inlining makes them the rule, and nothing the user
-/// could change.
+/// \p Binary's, and a profile that looks like another program's, are in
+/// the report ("profiles"), not warned of: in an optimized program inlining
+/// makes the first the rule, and in a build of several programs (a library
+/// and the program that loads it) one training profile covers them all.
 static Expected<json::Object>
 measureLayout(StringRef Name, StringRef Description, StringRef Binary,
               ArrayRef<NamedScenario> Scenarios, json::Array *Parts,
@@ -253,7 +254,7 @@ measureLayout(StringRef Name, StringRef Description, StringRef Binary,
     Specs.push_back(S.Spec);
   Expected<BinaryEvaluation> E =
       evaluateBinary(Binary, Specs, {}, SummaryPageSizes, ReportPageSize, Diag,
-                     /*WarnUnbound=*/false);
+                     /*WarnOfBindings=*/false);
   if (!E)
     return E.takeError();
   if (Parts)
@@ -287,10 +288,14 @@ measureLayout(StringRef Name, StringRef Description, StringRef Binary,
         {"heat_counts", std::move(Counts)}});
   }
   json::Array Profiles;
-  for (const ProfileBinding &B : E->Bindings)
-    Profiles.push_back(json::Object{{"path", B.Profile},
-                                    {"executed_functions", B.Executed},
-                                    {"not_in_binary", B.Unbound}});
+  for (const ProfileBinding &B : E->Bindings) {
+    json::Object P{{"path", B.Profile},
+                   {"executed_functions", B.Executed},
+                   {"not_in_binary", B.Unbound}};
+    if (!B.Foreign.empty())
+      P["foreign"] = B.Foreign;
+    Profiles.push_back(std::move(P));
+  }
   return json::Object{{"name", Name.str()},
                       {"description", Description.str()},
                       {"binary", Binary.str()},

@@ -122,15 +122,25 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
   const json::Array *Profiles = After ? After->getArray("profiles") : nullptr;
   for (size_t I = 0; Profiles && I < Profiles->size(); ++I) {
     const json::Object *P = (*Profiles)[I].getAsObject();
-    if (!P || getInt(*P, "not_in_binary") == 0)
+    if (!P)
       continue;
-    OS << "<p class=\"note\">";
-    writeEscaped(OS, getString(*P, "path"));
-    OS << ": " << getInt(*P, "not_in_binary") << " of "
-       << getInt(*P, "executed_functions")
-       << " functions that ran are not in the program under one name "
-          "(inlined into every caller, discarded, or sharing a name) and "
-          "count as not run.</p>\n";
+    if (getInt(*P, "not_in_binary") != 0) {
+      OS << "<p class=\"note\">";
+      writeEscaped(OS, getString(*P, "path"));
+      OS << ": " << getInt(*P, "not_in_binary") << " of "
+         << getInt(*P, "executed_functions")
+         << " functions that ran are not in the program under one name "
+            "(inlined into every caller, discarded, or sharing a name) and "
+            "count as not run.</p>\n";
+    }
+    // A build of several programs trains them with one profile.
+    if (!getString(*P, "foreign").empty()) {
+      OS << "<p class=\"note\">";
+      writeEscaped(OS, getString(*P, "path"));
+      OS << ": ";
+      writeEscaped(OS, getString(*P, "foreign"));
+      OS << "; the figures above count what binds.</p>\n";
+    }
   }
 }
 

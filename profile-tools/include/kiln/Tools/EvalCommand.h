@@ -77,6 +77,9 @@ struct ProfileBinding {
   std::string Profile;   ///< The profile's path.
   uint64_t Executed = 0; ///< Functions with a non-zero count.
   uint64_t Unbound = 0;  ///< ... that are not in the binary under one name.
+  /// Why the profile looks like another program's (whyProfileIsForeign), or
+  /// "" when it belongs to the binary.
+  std::string Foreign;
 };
 
 struct BinaryEvaluation {
@@ -102,15 +105,15 @@ struct BinaryEvaluation {
 
 /// Evaluates the linked \p Binary for \p Scenarios (and \p EdgeLists for
 /// the call locality) at \p PageSizes, with a heatmap at \p HeatPageSize
-/// (a power of two; 0 for none). Warnings (foreign profiles, and with
-/// \p WarnUnbound executed functions of a profile that bind to no function
-/// of the binary, which BinaryEvaluation::Bindings counts either way) go to
-/// \p Diag.
+/// (a power of two; 0 for none). With \p WarnOfBindings, executed functions
+/// of a profile that bind to no function of the binary, and profiles that
+/// look like another program's, are warned of on \p Diag;
+/// BinaryEvaluation::Bindings records both either way.
 llvm::Expected<BinaryEvaluation>
 evaluateBinary(llvm::StringRef Binary, llvm::ArrayRef<ScenarioSpec> Scenarios,
                llvm::ArrayRef<std::string> EdgeLists,
                llvm::ArrayRef<uint64_t> PageSizes, uint64_t HeatPageSize,
-               llvm::raw_ostream &Diag, bool WarnUnbound = true);
+               llvm::raw_ostream &Diag, bool WarnOfBindings = true);
 
 struct EvalCommandOptions {
   std::string Binary;                 ///< The linked program or library.
