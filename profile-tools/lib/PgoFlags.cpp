@@ -44,6 +44,9 @@ static void addKilnLinkFlags(const PgoToolPaths &Tools,
       TargetLink.push_back("-Wl,--kiln-startup-profile=" + Profiles.Startup);
     if (!Profiles.Steady.empty())
       TargetLink.push_back("-Wl,--kiln-profile=" + Profiles.Steady);
+    // One training profile covers every program of the build.
+    if (!Profiles.Startup.empty() || !Profiles.Steady.empty())
+      TargetLink.push_back("-Wl,--kiln-profiles-of-build");
   }
   if (Transforms.Split && Transforms.ThinLTO)
     TargetLink.push_back("-Wl,-mllvm,-kiln-split-functions");
@@ -536,7 +539,8 @@ PgoPhaseFlags kiln::withBlockLayout(const PgoPhaseFlags &Final,
   F.TargetLink.clear();
   for (const std::string &A : Final.TargetLink)
     if (!startsWith(A, "-Wl,--kiln-profile=") &&
-        !startsWith(A, "-Wl,--kiln-startup-profile="))
+        !startsWith(A, "-Wl,--kiln-startup-profile=") &&
+        A != "-Wl,--kiln-profiles-of-build")
       F.TargetLink.push_back(A);
   F.TargetLink.push_back("-Wl,--kiln-block-profile=" + BlockProfile);
   F.TargetLink.push_back("-Wl,--kiln-strict");

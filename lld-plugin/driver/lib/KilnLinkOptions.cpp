@@ -132,6 +132,7 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                     return Text(K.InlinePlan);
                   })
             .Case("strict", [&] { return Flag(K.Strict); })
+            .Case("profiles-of-build", [&] { return Flag(K.ProfilesOfBuild); })
             .Case("verbose", [&] { return Flag(K.Verbose); })
             .Case("save-temps", [&] { return Flag(K.SaveTemps); })
             .Case("block-address-map", [&] { return Flag(K.BlockAddressMap); })
@@ -146,7 +147,8 @@ kiln::splitKilnLinkOptions(ArrayRef<const char *> Args, LinkerFlavor Flavor) {
                                  "--kiln-page-size=, --kiln-order-out=, "
                                  "--kiln-report=, --kiln-preread-out=, "
                                  "--kiln-unordered-out=, --kiln-inline-plan=, "
-                                 "--kiln-strict, --kiln-verbose, "
+                                 "--kiln-strict, --kiln-profiles-of-build, "
+                                 "--kiln-verbose, "
                                  "--kiln-save-temps, --kiln-block-address-map, "
                                  "--kiln-block-hashes, --kiln-block-sections=, "
                                  "--kiln-block-profile=)");

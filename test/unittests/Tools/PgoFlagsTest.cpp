@@ -62,6 +62,7 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,--kiln-profiles-of-build",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
@@ -135,7 +136,8 @@ TEST(PgoFlags, OptimizeSwitches) {
                 ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                             "-Wl,--kiln-startup-profile=/ws/profiles/"
                             "startup.profdata",
-                            "-Wl,--kiln-profile=/ws/profiles/steady.profdata"));
+                            "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                            "-Wl,--kiln-profiles-of-build"));
   }
   {
     // Only a startup scenario: no steady-state profile for the link.
@@ -145,6 +147,13 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(
         F.TargetLink,
         Not(Contains("-Wl,--kiln-profile=/ws/profiles/steady.profdata")));
+    // The profiles are the build's own: kiln-lld refuses none as another
+    // program's.
+    EXPECT_THAT(F.TargetLink, Contains("-Wl,--kiln-profiles-of-build"));
+    // No profile to order by: nothing to say of one.
+    P.Startup.clear();
+    F = computeOptimizeFlags(tools(), P, {});
+    EXPECT_THAT(F.TargetLink, Not(Contains("-Wl,--kiln-profiles-of-build")));
   }
 }
 
@@ -356,6 +365,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,--kiln-profiles-of-build",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
@@ -365,6 +375,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-startup-profile=/ws/profiles/"
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
+                          "-Wl,--kiln-profiles-of-build",
                           "-Wl,-mllvm,-kiln-split-functions",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",

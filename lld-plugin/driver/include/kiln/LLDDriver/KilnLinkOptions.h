@@ -54,6 +54,13 @@ struct KilnLinkOptions {
   /// `--kiln-strict`: a profile Kiln cannot use fails the link instead of
   /// a warning and a link without Kiln's order.
   bool Strict = false;
+  /// `--kiln-profiles-of-build`: the profiles were collected from this
+  /// build's own programs (`kiln pgo optimize` says so), so none is refused
+  /// as another program's (whyProfileIsForeign): one training profile
+  /// covers a library and the programs that load it, where each link's
+  /// functions carry a share of its counts, and a startup may run little
+  /// more than `main`. A profile that binds nothing orders nothing.
+  bool ProfilesOfBuild = false;
   /// `--kiln-verbose`: print the order's summary and coverage.
   bool Verbose = false;
   /// `--kiln-save-temps`: keep the preliminary link's scratch directory.
