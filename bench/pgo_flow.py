@@ -407,6 +407,18 @@ def fetch_into_app(work: Path, name: str, fetch) -> tuple[dict, Path]:
     return desc, src
 
 
+def fetched_program(work: Path, name: str, fetch, build, built_dir: str = "",
+                    env: dict | None = None) -> Program:
+    """A real program of lib/programs.py (\\p fetch) built by the project's
+    own \\p build (its executable in \\p built_dir of the tree), trained on
+    its description's training runs and measured on all its scenarios."""
+    desc, src = fetch_into_app(work, name, fetch)
+    sc = desc["scenarios"]
+    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
+                   desc["inputs"], build=build, built=built_dir + desc["exe_name"],
+                   training=desc["training"], env=env)
+
+
 def makefile_program(work: Path, name: str) -> Program:
     """A real program of lib/programs.py (zstd, lua, sqlite) with a plain
     Makefile of its translation units, linked by $(CC)."""
@@ -547,11 +559,7 @@ def ninja_program(work: Path) -> Program:
     (NINJA_BUILD), for the flow and for stock alike; its runs read the
     generated manifests and tree staged beside it (lib/programs.py,
     ninja_scenarios) and print their output."""
-    desc, src = fetch_into_app(work, "ninja", programs.ninja)
-    sc = desc["scenarios"]
-    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
-                   desc["inputs"], build=NINJA_BUILD, built="b/" + desc["exe_name"],
-                   training=desc["training"])
+    return fetched_program(work, "ninja", programs.ninja, NINJA_BUILD, built_dir="b/")
 
 class GitBuild:
     """git's own Makefile, its `git` executable only: `make -jN git` without
@@ -586,11 +594,7 @@ def git_program(work: Path) -> Program:
     (GitBuild), for the flow and for stock alike; its runs read the
     generated bare repository staged beside it (lib/programs.py,
     git_scenarios) and print their output."""
-    desc, src = fetch_into_app(work, "git", programs.git)
-    sc = desc["scenarios"]
-    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
-                   desc["inputs"], build=GitBuild(), training=desc["training"],
-                   env=GIT_ENV)
+    return fetched_program(work, "git", programs.git, GitBuild(), env=GIT_ENV)
 
 
 # gawk's autotools build of its executable: the library in support/ first,
@@ -607,11 +611,7 @@ def gawk_program(work: Path) -> Program:
     (GAWK_BUILD), for the flow and for stock alike; its runs read the
     scripts and data staged beside it (lib/programs.py, gawk_scenarios) and
     print their output."""
-    desc, src = fetch_into_app(work, "gawk", programs.gawk)
-    sc = desc["scenarios"]
-    return Program(src, desc["exe_name"], {k: sc[k] for k in ("startup", "steady")}, sc,
-                   desc["inputs"], build=GAWK_BUILD, training=desc["training"],
-                   env=GAWK_ENV)
+    return fetched_program(work, "gawk", programs.gawk, GAWK_BUILD, env=GAWK_ENV)
 
 
 def strip_debug_info(exe: Path, tools: dict) -> None:

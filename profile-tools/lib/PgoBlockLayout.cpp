@@ -432,12 +432,18 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   bool ProgramIsMapped, raw_ostream &Out,
                   uint64_t *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
-  // Before any link: a program no run started needs none.
-  if (none_of(M.usableScenarios(), [&](const std::string &S) {
-        return any_of(M.usedRuns(S), [&](const PgoRun *R) {
-          return runsProgram(*R, L, Copies).has_value();
-        });
-      }))
+  // The runs to replay, per scenario; decided before any link, which a
+  // program no run started does not need.
+  std::vector<std::pair<std::string,
+                        std::vector<std::pair<const PgoRun *, ProgramLaunch>>>>
+      Replayable;
+  for (const std::string &S : M.usableScenarios()) {
+    Replayable.push_back({S, {}});
+    for (const PgoRun *R : M.usedRuns(S))
+      if (std::optional<ProgramLaunch> Launch = runsProgram(*R, L, Copies))
+        Replayable.back().second.emplace_back(R, std::move(*Launch));
+  }
+  if (none_of(Replayable, [](const auto &S) { return !S.second.empty(); }))
     return noTrainingRanIt(L);
   if (Files.Dir.find(',') != std::string::npos)
     return skipped("the workspace's path holds a comma, which kiln "
@@ -479,17 +485,14 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   unsigned Replays = 0;
   // A libtool wrapper's library directories, and their copies for callgrind.
   StringMap<std::string> LibraryCopies;
-  for (const std::string &S : M.usableScenarios()) {
+  for (auto &[S, Runs] : Replayable) {
     std::vector<std::string> Profiles;
-    for (const PgoRun *R : M.usedRuns(S)) {
-      std::optional<ProgramLaunch> Launch = runsProgram(*R, L, Copies);
-      if (!Launch)
-        continue;
-      if (!Bolt && !Launch->LibraryPath.empty()) {
-        auto [It, New] = LibraryCopies.try_emplace(Launch->LibraryPath);
+    for (auto &[R, Launch] : Runs) {
+      if (!Bolt && !Launch.LibraryPath.empty()) {
+        auto [It, New] = LibraryCopies.try_emplace(Launch.LibraryPath);
         if (New) {
           Expected<std::string> Stripped = librariesWithoutDebugInfo(
-              Launch->LibraryPath,
+              Launch.LibraryPath,
               (Files.Dir + "/libraries/" + Twine(LibraryCopies.size() - 1))
                   .str(),
               Env);
@@ -497,10 +500,10 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
             return Stripped.takeError();
           It->second = *Stripped;
         }
-        Launch->LibraryPath = It->second;
+        Launch.LibraryPath = It->second;
       }
       Expected<std::vector<std::string>> Written =
-          replayRun(*R, *Launch, Profiler, Files, Out);
+          replayRun(*R, Launch, Profiler, Files, Out);
       if (!Written)
         return Written.takeError();
       ++Replays;
