@@ -115,6 +115,10 @@ static Error readProfileFile(StringRef Path, const BlockProfileOptions &Opts,
     return makeToolError(toString(std::move(E)));
   StringRef Noun =
       Format == BlockProfileFormat::Callgrind ? "records" : "branch records";
+  if (Stats.Mapped == 0 && Opts.AcceptUnmappedFiles) {
+    Total.add(Stats);
+    return Error::success();
+  }
   if (Stats.Mapped == 0)
     return makeToolError("none of its " + Twine(Stats.Records) + " " + Noun +
                              " maps to a block of " + Opts.Binary +
@@ -220,6 +224,11 @@ Error runBlockProfile(const BlockProfileOptions &Opts, raw_ostream &Out,
         return E;
     Scenarios.push_back({S.Name, S.Kind, S.Weight});
   }
+  if (none_of(Stats, [](const BlockReadStats &S) { return S.Mapped > 0; }))
+    return makeToolError("none of the profiles' records maps to a block of " +
+                         Opts.Binary +
+                         " (profiles of another program or "
+                         "build?)");
   layout::BlockProfile Profile = buildBlockProfile(*Map, Scenarios, Counts);
   if (Error E = verifyBlockProfile(Profile))
     return makeToolError("the block profile is inconsistent: " +

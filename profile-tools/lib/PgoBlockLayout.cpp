@@ -19,10 +19,19 @@
 /// any failure leaves the function-level program, with one warning saying
 /// why.
 ///
+/// A shared library the build linked is laid out the same way, after the
+/// programs: the training runs whose programs load it (directly or through
+/// another of the build's libraries) are replayed on those programs, as
+/// linked now, with its address-mapped link first on LD_LIBRARY_PATH under
+/// the name they load it by. Every replay finds the build's libraries
+/// without their debug information there, which valgrind cannot always
+/// read (LLVM 22's DWARF 5).
+///
 //===----------------------------------------------------------------------===//
 
 #include "LibtoolWrapper.h"
 #include "PgoSteps.h"
+#include "kiln/Tools/SharedLibraries.h"
 
 #include "kiln/Tools/BlockProfileCommand.h"
 #include "kiln/Tools/PgoFlags.h"
@@ -231,6 +240,14 @@ struct ProgramLaunch {
   /// LD_LIBRARY_PATH's directories a libtool wrapper put in front of the
   /// run's own ("" when the run started the program itself).
   std::string LibraryPath;
+  /// The program the run started (the wrapper's program for a wrapper);
+  /// set where a library is profiled.
+  std::string Program;
+  /// What runs under the profiler: the profiled binary where empty, else a
+  /// copy of Program without its debug information.
+  std::string Executable;
+  /// A directory of the build's libraries, first on LD_LIBRARY_PATH.
+  std::string LibraryDir;
 };
 } // namespace
 
@@ -248,13 +265,53 @@ static std::optional<ProgramLaunch> runsProgram(const PgoRun &R,
   if (IsTarget(R.Program->Path))
     return ProgramLaunch();
   if (std::optional<LibtoolWrapper> W = readLibtoolWrapper(R.Program->Path))
-    if (IsTarget(W->Program))
-      return ProgramLaunch{W->LibraryPath};
+    if (IsTarget(W->Program)) {
+      ProgramLaunch Launch;
+      Launch.LibraryPath = W->LibraryPath;
+      return Launch;
+    }
   return std::nullopt;
 }
 
+/// \returns how \p R ran a program that loads \p Library, one of the
+/// build's \p Libraries, or std::nullopt if it did not.
+static std::optional<ProgramLaunch>
+runLoadsLibrary(const PgoRun &R, const BuildLibrary &Library,
+                ArrayRef<BuildLibrary> Libraries) {
+  if (!R.Program)
+    return std::nullopt;
+  ProgramLaunch Launch;
+  Launch.Program = R.Program->Path;
+  if (std::optional<LibtoolWrapper> W = readLibtoolWrapper(R.Program->Path)) {
+    Launch.Program = W->Program;
+    Launch.LibraryPath = W->LibraryPath;
+  }
+  std::optional<DynamicLinkInfo> Info = readDynamicLinkInfo(Launch.Program);
+  if (!Info || Info->IsSharedLibrary ||
+      !needsLibrary(*Info, Library.Info.LoadName, Libraries))
+    return std::nullopt;
+  return Launch;
+}
+
+/// \returns whether callgrind's trace \p Trace names \p Object among the
+/// objects its program ran code of.
+static bool traceRanObject(StringRef Trace, StringRef Object) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Trace);
+  if (!Buf)
+    return false;
+  SmallVector<StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  // An object is named where the trace first mentions it: `ob=(N) path`,
+  // or `cob=(N) path` as a callee's.
+  return any_of(Lines, [&](StringRef Line) {
+    return (Line.starts_with("ob=(") || Line.starts_with("cob=(")) &&
+           Line.ends_with(") " + Object.str());
+  });
+}
+
 /// Replays \p R, which ran the program as \p Launch says, on the profiled
-/// binary; \returns the profiles it wrote.
+/// binary (or, for a library, on the program that loads it); \returns the
+/// profiles it wrote.
 static Expected<std::vector<std::string>>
 replayRun(const PgoRun &R, const ProgramLaunch &Launch,
           const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
@@ -280,19 +337,22 @@ replayRun(const PgoRun &R, const ProgramLaunch &Launch,
                "--dump-instr=yes",
                "--collect-jumps=yes",
                "--callgrind-out-file=" + Trace,
-               Files.Mapped};
+               Launch.Executable.empty() ? Files.Mapped : Launch.Executable};
     Command.insert(Command.end(), R.Command.begin() + 1, R.Command.end());
   }
   std::string What = "run " + std::to_string(R.Id) + " of scenario '" +
                      R.Scenario + "' (" + joinCommand(R.Command) + ")";
   // The program runs as the libtool wrapper the training ran would have run
-  // it: with the build's libraries first on the search path.
+  // it: with the build's libraries first on the search path; before them,
+  // the copies of the build's libraries this replay is to load.
   std::vector<std::pair<std::string, std::string>> Env;
-  if (!Launch.LibraryPath.empty()) {
+  if (!Launch.LibraryPath.empty() || !Launch.LibraryDir.empty()) {
     const char *Inherited = ::getenv("LD_LIBRARY_PATH");
     Env.emplace_back(
         "LD_LIBRARY_PATH",
-        libtoolLibraryPath(Launch.LibraryPath, Inherited ? Inherited : ""));
+        libtoolLibraryPath(Launch.LibraryDir,
+                           libtoolLibraryPath(Launch.LibraryPath,
+                                              Inherited ? Inherited : "")));
   }
   Expected<ProcessResult> P =
       runProcess(Command, Env, "optimize: block layout replay", Setup);
@@ -308,6 +368,11 @@ replayRun(const PgoRun &R, const ProgramLaunch &Launch,
   if (Profiler.Source == PgoBlockLayoutSource::Callgrind) {
     if (!sys::fs::exists(Trace))
       return skipped("replaying " + What + " wrote no callgrind trace");
+    // A program whose DT_RPATH, or a path in its DT_NEEDED, names the
+    // build's own library loads that one, not the address-mapped copy.
+    if (!Launch.Executable.empty() && !traceRanObject(Trace, Files.Mapped))
+      return skipped("replaying " + What + ": the program did not load " +
+                     Files.Mapped + " (see the objects of " + Trace + ")");
     Profiles.push_back(Trace);
     return Profiles;
   }
@@ -410,25 +475,48 @@ librariesWithoutDebugInfo(StringRef LibraryPath, StringRef Into,
   return join(Copies, ":");
 }
 
+/// Copies \p Libraries, the build's shared libraries as linked now, without
+/// their debug information into \p Dir under the names programs load them
+/// by; \p Except (a path) is left out. An existing file is kept.
+static Error copyBuildLibraries(ArrayRef<BuildLibrary> Libraries, StringRef Dir,
+                                StringRef Except, const PgoEnvironment &Env) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return skipped(Dir + ": cannot create the directory: " + EC.message());
+  for (const BuildLibrary &L : Libraries) {
+    std::string To = (Dir + "/" + L.Info.LoadName).str();
+    if (L.Path == Except || sys::fs::exists(To))
+      continue;
+    if (Error E = runTool(
+            {Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug", L.Path, To},
+            "optimize: block layout", L.Path))
+      return skipped(toString(std::move(E)));
+  }
+  return Error::success();
+}
+
 /// Why \p L gets no block layout when no training run ran its program.
-static Error noTrainingRanIt(const RecordedLink &L) {
+static Error noTrainingRanIt(const RecordedLink &L, bool IsLibrary) {
   // A training run starts a program; a library runs inside one.
-  if (sys::path::filename(L.Target).contains(".so"))
-    return skipped("a shared library: block layout replays the training "
-                   "runs on a program's own binary");
+  if (IsLibrary)
+    return skipped("a shared library that no training run's program loads; "
+                   "a replay runs one of the build's own programs, or a "
+                   "libtool wrapper of one");
   return skipped("no training run ran it (a replay runs the program itself, "
                  "or a libtool wrapper of it, not another script that starts "
                  "it)");
 }
 
 /// The address-mapped link of \p L with \p Flags, its profiler, the
-/// replays and the block profile. \returns the number of runs replayed;
-/// with \p Instructions, callgrind's Ir of every replay, summed.
+/// replays and the block profile. \p Libraries are the build's shared
+/// libraries, \p Library the one \p L links (null for a program).
+/// \returns the number of runs replayed; with \p Instructions, callgrind's
+/// Ir of every replay, summed.
 static Expected<unsigned>
 writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
                   ArrayRef<ProgramCopy> Copies, const PgoPhaseFlags &Flags,
                   const PgoWrapperConfig &Final, const PgoEnvironment &Env,
+                  ArrayRef<BuildLibrary> Libraries, const BuildLibrary *Library,
                   bool ProgramIsMapped, raw_ostream &Out,
                   uint64_t *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
@@ -440,11 +528,16 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   for (const std::string &S : M.usableScenarios()) {
     Replayable.push_back({S, {}});
     for (const PgoRun *R : M.usedRuns(S))
-      if (std::optional<ProgramLaunch> Launch = runsProgram(*R, L, Copies))
+      if (std::optional<ProgramLaunch> Launch =
+              Library ? runLoadsLibrary(*R, *Library, Libraries)
+                      : runsProgram(*R, L, Copies))
         Replayable.back().second.emplace_back(R, std::move(*Launch));
   }
   if (none_of(Replayable, [](const auto &S) { return !S.second.empty(); }))
-    return noTrainingRanIt(L);
+    return noTrainingRanIt(L, Library);
+  if (Library && Bolt)
+    return skipped("a shared library: block layout profiles a library "
+                   "under callgrind only (--block-layout=callgrind)");
   if (Files.Dir.find(',') != std::string::npos)
     return skipped("the workspace's path holds a comma, which kiln "
                    "block-profile's scenario lists cannot name");
@@ -477,11 +570,48 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
       return skipped(toString(std::move(E)));
   }
 
+  // The build's libraries without debug information, for every replay: a
+  // library's own directory holds its address-mapped link already.
+  if (!Bolt && !Libraries.empty()) {
+    std::string LibraryDir = Library
+                                 ? sys::path::parent_path(Files.Mapped).str()
+                                 : Files.Dir + "/build-libraries";
+    if (Error E = copyBuildLibraries(Libraries, LibraryDir,
+                                     Library ? Library->Path : "", Env))
+      return std::move(E);
+    for (auto &[S, Runs] : Replayable)
+      for (auto &[R, Launch] : Runs)
+        Launch.LibraryDir = LibraryDir;
+  }
+  // A library's replays run its programs, each as a copy without debug
+  // information.
+  if (Library) {
+    StringMap<std::string> ProgramCopies;
+    for (auto &[S, Runs] : Replayable)
+      for (auto &[R, Launch] : Runs) {
+        auto [It, New] = ProgramCopies.try_emplace(Launch.Program);
+        if (New) {
+          std::string Dir =
+              Files.Dir + "/programs/" + std::to_string(ProgramCopies.size());
+          if (std::error_code EC = sys::fs::create_directories(Dir))
+            return skipped(Dir +
+                           ": cannot create the directory: " + EC.message());
+          It->second = Dir + "/" + sys::path::filename(Launch.Program).str();
+          if (Error E = runTool({Env.LLVMBinDir + "/llvm-objcopy",
+                                 "--strip-debug", Launch.Program, It->second},
+                                "optimize: block layout", Launch.Program))
+            return skipped(toString(std::move(E)));
+        }
+        Launch.Executable = It->second;
+      }
+  }
+
   BlockProfileOptions Opts;
   Opts.Binary = Files.Mapped;
   Opts.Format =
       Bolt ? BlockProfileFormat::Fdata : BlockProfileFormat::Callgrind;
   Opts.Output = Files.Profile;
+  Opts.AcceptUnmappedFiles = Library != nullptr;
   unsigned Replays = 0;
   // A libtool wrapper's library directories, and their copies for callgrind.
   StringMap<std::string> LibraryCopies;
@@ -524,7 +654,7 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                              S + "=" + join(Profiles, ",") + ":1");
   }
   if (Opts.Scenarios.empty())
-    return noTrainingRanIt(L);
+    return noTrainingRanIt(L, Library);
   // The reader's warnings about records it could not map go to the log:
   // the flow profiled this very binary, so they do not ask the user to act
   // (a program's statics that share a name, for instance).
@@ -555,8 +685,8 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
              const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
              ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
              const PgoPhaseFlags &Alternative, const Workspace &WS,
-             const PgoEnvironment &Env, PgoBlockLayout &Result,
-             raw_ostream &Out, raw_ostream &Err) {
+             const PgoEnvironment &Env, ArrayRef<BuildLibrary> Libraries,
+             PgoBlockLayout &Result, raw_ostream &Out, raw_ostream &Err) {
   Result.Policy = "default";
   BlockLayoutFiles Other(Files.Dir + "/alternative", L.Target);
   Out << "kiln: optimize: block layout of " << WS.display(L.Target)
@@ -568,8 +698,8 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
       return skipped(Other.Dir +
                      ": cannot create the directory: " + EC.message());
     return writeBlockProfile(L, M, Profiler, Other, Copies, Alternative, Final,
-                             Env, /*ProgramIsMapped=*/false, Out,
-                             &Instructions);
+                             Env, Libraries, /*Library=*/nullptr,
+                             /*ProgramIsMapped=*/false, Out, &Instructions);
   }();
   if (!Replays) {
     Err << "kiln: warning: optimize: the other compile policy was not "
@@ -635,12 +765,33 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     Source = Profiler->Source;
   B.BlockLayoutSource =
       Source == PgoBlockLayoutSource::Bolt ? "bolt" : "callgrind";
-  for (const RecordedLink &L : Links) {
-    PgoBlockLayout Result;
+  // The build's shared libraries, laid out after the programs: their
+  // replays run the programs as linked with their block layout.
+  std::vector<BuildLibrary> Libraries;
+  std::vector<std::optional<size_t>> LibraryOf(Links.size());
+  std::vector<size_t> Programs, LibraryLinks;
+  for (auto [I, L] : enumerate(Links)) {
+    std::optional<DynamicLinkInfo> Info = readDynamicLinkInfo(L.Target);
+    if (Info && Info->IsSharedLibrary) {
+      LibraryOf[I] = Libraries.size();
+      Libraries.push_back({L.Target, std::move(*Info)});
+      LibraryLinks.push_back(I);
+    } else {
+      Programs.push_back(I);
+    }
+  }
+  std::vector<PgoBlockLayout> Results(Links.size());
+  for (size_t I : concat<size_t>(Programs, LibraryLinks)) {
+    const RecordedLink &L = Links[I];
+    const BuildLibrary *Library =
+        LibraryOf[I] ? &Libraries[*LibraryOf[I]] : nullptr;
+    PgoBlockLayout &Result = Results[I];
     Result.Program = L.Target;
     ProcessResult Relink;
+    // A library's address-mapped link goes by the name programs load it by.
     BlockLayoutFiles Files(
-        WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)), L.Target);
+        WS.path(Twine(PgoBlockLayoutDir) + "/" + Twine(L.Index)),
+        Library ? StringRef(Library->Info.LoadName) : StringRef(L.Target));
     auto Attempt = [&]() -> Error {
       if (!NoProfiler.empty())
         return skipped(NoProfiler);
@@ -654,18 +805,22 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
           << (Source == PgoBlockLayoutSource::Bolt ? "llvm-bolt -instrument"
                                                    : "callgrind")
           << '\n';
-      bool Measure = Alternative && Source == PgoBlockLayoutSource::Callgrind;
-      Expected<unsigned> Replays =
-          writeBlockProfile(L, M, *Profiler, Files, Copies, Final.Flags, Final,
-                            Env, ProgramsHaveAddressMap, Out,
-                            Measure ? &Result.DefaultInstructions : nullptr);
+      // The compile policy is measured on the programs' replays; a library
+      // is compiled with the default's.
+      bool Measure =
+          Alternative && !Library && Source == PgoBlockLayoutSource::Callgrind;
+      Expected<unsigned> Replays = writeBlockProfile(
+          L, M, *Profiler, Files, Copies, Final.Flags, Final, Env, Libraries,
+          Library, ProgramsHaveAddressMap, Out,
+          Measure ? &Result.DefaultInstructions : nullptr);
       if (!Replays)
         return Replays.takeError();
       Result.Replays = *Replays;
       auto [Flags, Profile] =
-          Measure ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
-                                 *Alternative, WS, Env, Result, Out, Err)
-                  : std::make_pair(&Final.Flags, Files.Profile);
+          Measure
+              ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
+                             *Alternative, WS, Env, Libraries, Result, Out, Err)
+              : std::make_pair(&Final.Flags, Files.Profile);
       Result.Profile = Profile;
       Out << "kiln: optimize: linking " << WS.display(L.Target)
           << " again with its block layout"
@@ -685,14 +840,12 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
       Result.Policy.clear();
       Err << "kiln: warning: optimize: block layout skipped for "
           << WS.display(L.Target) << ": " << Result.Outcome << '\n';
-      B.BlockLayouts.push_back(std::move(Result));
       if (ProgramsHaveAddressMap)
         if (Error E = dropAddressMap(L, Files, WS, Env, Copies, B, Out))
           Err << "kiln: warning: optimize: " << toString(std::move(E)) << '\n';
       continue;
     }
     Result.Outcome = "done";
-    B.BlockLayouts.push_back(std::move(Result));
     restampProgram(B, L.Target);
     recordFinalLink(B, linkCost(L.Target, "block layout relink", Relink));
     std::vector<ProgramCopy> Mine;
@@ -702,6 +855,8 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     if (Error E = refreshProgramCopies(Mine, WS, Out))
       return E;
   }
+  // In the order of the links, whatever the order they were laid out in.
+  B.BlockLayouts = std::move(Results);
   return Error::success();
 }
 

@@ -50,6 +50,10 @@ struct BlockProfileOptions {
   std::vector<std::string> Scenarios; ///< The `--scenario=` specs.
   BlockProfileFormat Format = BlockProfileFormat::Auto;
   std::string Output = "-"; ///< `-o`.
+  /// A profile none of whose records maps to a block adds nothing instead
+  /// of failing, as long as one profile's do: the runs of a program that
+  /// profile a shared library it loads need not reach the library's code.
+  bool AcceptUnmappedFiles = false;
 };
 
 /// Runs kiln block-profile: one summary line per scenario to \p Out,
