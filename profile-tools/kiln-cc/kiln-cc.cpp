@@ -19,8 +19,11 @@
 /// The phase comes from KILN_PGO_WORKSPACE and KILN_PGO_PHASE; the flags from
 /// `<workspace>/<phase>/wrapper.conf`. Each compile and link is logged to
 /// `<workspace>/<phase>/build.log` (sources, objects, programs), so that
-/// `kiln pgo` knows what the build produced. Without the two variables the
-/// wrapper adds nothing.
+/// `kiln pgo` knows what the build produced. Without the two variables (a
+/// build the user runs again after a phase, with the wrapper its
+/// configuration remembers) the wrapper adds nothing but LLVM's linker to a
+/// link: the objects a phase compiled may be ThinLTO bitcode, which the
+/// system's linker cannot read.
 ///
 /// It runs once per compiler command of a build, so it links no LLVM
 /// library: its cost is one small exec, one small file read and an append.
@@ -188,10 +191,20 @@ int main(int Argc, char **Argv) {
 
   std::vector<std::string> Plain = {Real};
   Plain.insert(Plain.end(), Args.begin(), Args.end());
-  if (!Active || T == Tool::Binutil)
+  if (T == Tool::Binutil)
     run(Plain);
-
   CompilerInvocation Inv = classifyCompilerArgs(Args);
+  if (!Active) {
+    bool ChoosesLinker = false;
+    for (const std::string &A : Args)
+      ChoosesLinker |=
+          A.rfind("-fuse-ld=", 0) == 0 || A.rfind("--ld-path=", 0) == 0;
+    // clang finds ld.lld beside itself.
+    if (Inv.Mode == CompilerMode::Link && !ChoosesLinker)
+      Plain.push_back("-fuse-ld=lld");
+    run(Plain);
+  }
+
   if (Inv.Mode == CompilerMode::Query)
     run(Plain);
   char CwdBuffer[4096];

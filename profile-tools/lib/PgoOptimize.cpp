@@ -23,6 +23,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -135,6 +136,51 @@ void restampProgram(PgoBuild &B, StringRef Program) {
       Prog = std::move(*S);
     else
       consumeError(S.takeError());
+  }
+}
+
+namespace {
+/// When the build wrote a file Kiln links again after it.
+struct BuildTime {
+  std::string Path;
+  sys::TimePoint<> Access, Modification;
+};
+} // namespace
+
+/// \returns the times of the programs of \p Links and of \p Copies as the
+/// build left them.
+static std::vector<BuildTime> recordBuildTimes(ArrayRef<RecordedLink> Links,
+                                               ArrayRef<ProgramCopy> Copies) {
+  std::vector<BuildTime> Times;
+  auto Record = [&](StringRef Path) {
+    sys::fs::file_status Status;
+    if (!sys::fs::status(Path, Status))
+      Times.push_back({Path.str(), Status.getLastAccessedTime(),
+                       Status.getLastModificationTime()});
+  };
+  for (const RecordedLink &L : Links)
+    Record(L.Target);
+  for (const ProgramCopy &C : Copies)
+    Record(C.Copy);
+  return Times;
+}
+
+/// Gives the files Kiln linked again after the build the times the build
+/// wrote them at, and restamps them in \p B. A build system that compares
+/// times (make; ninja's restat, which Meson's symbol files use) then finds
+/// its outputs as it left them: it does not link them again, without Kiln,
+/// when the user runs it after `optimize` (to install, say).
+static void restoreBuildTimes(ArrayRef<BuildTime> Times, PgoBuild &B) {
+  for (const BuildTime &T : Times) {
+    int FD;
+    if (sys::fs::openFileForWrite(T.Path, FD, sys::fs::CD_OpenExisting,
+                                  sys::fs::OF_Append))
+      continue;
+    std::error_code EC =
+        sys::fs::setLastAccessAndModificationTime(FD, T.Access, T.Modification);
+    sys::Process::SafelyCloseFileDescriptor(FD);
+    if (!EC)
+      restampProgram(B, T.Path);
   }
 }
 
@@ -497,6 +543,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       CS && BlockLayout &&
       blockLayoutProfilesWithCallgrind(Opts.Transforms, *M, Env) &&
       sys::fs::can_execute(Env.LLVMBinDir + "/llvm-objcopy");
+  std::vector<BuildTime> BuiltAt =
+      recordBuildTimes(Links, findProgramCopies(*M, Links, Targets));
   if (CS) {
     // A build may copy a program it linked (zstd's Makefile links
     // obj/<hash>/zstd and copies it to zstd): a program a training run ran
@@ -518,6 +566,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       return E;
     M->Optimize = *B;
   }
+  restoreBuildTimes(BuiltAt, *B);
+  M->Optimize = *B;
   M->Phase = "optimized";
   if (Error E = saveManifest(WS, *M, "optimize"))
     return E;

@@ -457,9 +457,10 @@ BuildLog readBuildLog(StringRef Path) {
       Log.Sources.push_back(File.str());
     if (Kind == 'C' || Kind == 'L')
       Log.Outputs.push_back(File.str());
-    // CMake's compiler identification leaves its a.out behind; it is not
-    // one of the project's programs.
-    if (Kind == 'L' && !File.contains("/CMakeFiles/"))
+    // CMake's compiler identification leaves its a.out behind, and Meson's
+    // sanity check its sanitycheck*.exe: not the project's programs.
+    if (Kind == 'L' && !File.contains("/CMakeFiles/") &&
+        !File.contains("/meson-private/"))
       Log.Programs.push_back(File.str());
   }
   return Log;

@@ -140,6 +140,25 @@ static json::Object describeUnrecorded(const BuildFacts &Build, StringRef Flag,
                                 " (" + Flag + "): " + Default);
 }
 
+/// String-table lowering: on by default in kiln-lld's ThinLTO backends (the
+/// profiled programs' links load the plugin), off with `--no-strtab`; the
+/// flow does not collect its remarks.
+static json::Object describeStringTables(const BuildFacts &Build) {
+  if (!Build.Recorded)
+    return notMade("not recorded",
+                   "outside the kiln pgo flow the report reads only the "
+                   "inputs given on its command line");
+  if (StringRef(Build.Flags).contains("-kiln-strtab=false"))
+    return notMade("not run", "the optimize build turned Kiln's string-table "
+                              "lowering off (--no-strtab)");
+  return notMade("not recorded",
+                 "Kiln's string-table lowering (-kiln-strtab) ran in the "
+                 "ThinLTO backends of the profiled programs' links, but kiln "
+                 "pgo optimize does not collect its optimization remarks "
+                 "('kiln relocs' on a program lists the tables left with "
+                 "relocations)");
+}
+
 /// What block layout did to \p In: the planner's clusters, planned again
 /// from the block profile the program was relinked from (the plan is
 /// deterministic: the same profile gives kiln-lld's plan), or why there
@@ -232,9 +251,7 @@ static json::Object describeDecisions(const BuildFacts &Build,
       Build, "-kiln-inline", "profile inline advisor",
       "LLVM's default inliner decided, so no inlining differs from the "
       "default");
-  D["string_tables"] =
-      describeUnrecorded(Build, "-kiln-strtab", "string-table lowering",
-                         "no string table was lowered or refused");
+  D["string_tables"] = describeStringTables(Build);
   D["block_layout"] = describeBlockLayout(Build, In);
   return D;
 }
