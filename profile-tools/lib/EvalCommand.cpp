@@ -268,8 +268,9 @@ kiln::evaluateBinary(StringRef Binary, ArrayRef<ScenarioSpec> Scenarios,
   for (const ProfileCoverage &C : Profiled->Coverage) {
     std::optional<std::string> Foreign =
         whyProfileIsForeign(C, Profiled->NumLinkFunctions);
-    Bindings.push_back(
-        {C.Path, C.Executed, C.Unbound.size(), Foreign.value_or("")});
+    Bindings.push_back({C.Path, C.Executed, C.Unbound.size(),
+                        Foreign.value_or(""), C.Bound, C.ExecutedWeight,
+                        C.BoundWeight});
     if (WarnOfBindings && !C.Unbound.empty())
       WithColor::warning(Diag, "kiln")
           << C.Path << ": " << C.Unbound.size() << " of " << C.Executed

@@ -68,8 +68,10 @@ struct ProgramInputs {
 
 /// What the build ran, for the kinds of decision it may not have made.
 struct BuildFacts {
-  bool Recorded = false;     ///< From a workspace (else: explicit inputs).
-  std::string Flags;         ///< Every flag the optimize build added.
+  bool Recorded = false; ///< From a workspace (else: explicit inputs).
+  std::string Flags;     ///< Every flag the optimize build added.
+  /// The links took the build's training profiles as their own.
+  bool ProfilesOfBuild = false;
   std::string Switches;      ///< The optimize switches (`--no-split`, ...).
   std::string Phase;         ///< The manifest's phase.
   std::string CSRelink;      ///< PgoBuild::ContextSensitive.
@@ -262,10 +264,13 @@ static json::Object describeDecisions(const BuildFacts &Build,
 /// the report ("profiles"), not warned of: in an optimized program inlining
 /// makes the first the rule, and in a build of several programs (a library
 /// and the program that loads it) one training profile covers them all.
+/// With \p ProfilesOfBuild (the flow linked with --kiln-profiles-of-build)
+/// a profile that binds little is the build's one training profile, not
+/// another program's: its share is given as such ("of_build").
 static Expected<json::Object>
 measureLayout(StringRef Name, StringRef Description, StringRef Binary,
-              ArrayRef<NamedScenario> Scenarios, json::Array *Parts,
-              raw_ostream &Diag) {
+              ArrayRef<NamedScenario> Scenarios, bool ProfilesOfBuild,
+              json::Array *Parts, raw_ostream &Diag) {
   std::vector<ScenarioSpec> Specs;
   for (const NamedScenario &S : Scenarios)
     Specs.push_back(S.Spec);
@@ -309,8 +314,20 @@ measureLayout(StringRef Name, StringRef Description, StringRef Binary,
     json::Object P{{"path", B.Profile},
                    {"executed_functions", B.Executed},
                    {"not_in_binary", B.Unbound}};
-    if (!B.Foreign.empty())
+    if (!B.Foreign.empty() && ProfilesOfBuild) {
+      std::string OfBuild;
+      raw_string_ostream OS(OfBuild);
+      OS << "the build's one training profile: " << B.Bound << " of its "
+         << B.Executed << " executed functions ("
+         << format("%.1f", B.ExecutedCount ? 100.0 * double(B.BoundCount) /
+                                                 double(B.ExecutedCount)
+                                           : 0.0)
+         << "% of its counts) are this program's, the others the build's "
+            "other programs'";
+      P["of_build"] = std::move(OfBuild);
+    } else if (!B.Foreign.empty()) {
       P["foreign"] = B.Foreign;
+    }
     Profiles.push_back(std::move(P));
   }
   return json::Object{{"name", Name.str()},
@@ -343,7 +360,7 @@ static Expected<json::Object> reportProgram(const ProgramInputs &In,
         "before",
         "the same objects linked by lld without Kiln's order (kiln-lld's "
         "preliminary link)",
-        In.Unordered, Scenarios, nullptr, Diag);
+        In.Unordered, Scenarios, Build.ProfilesOfBuild, nullptr, Diag);
     if (!Before)
       return Before.takeError();
     Layouts.push_back(std::move(*Before));
@@ -355,7 +372,7 @@ static Expected<json::Object> reportProgram(const ProgramInputs &In,
           ? "the program as linked with Kiln's order"
           : "the program as relinked with Kiln's block layout (its "
             "functions' clusters in the block plan's order)",
-      In.Program, Scenarios, &Parts, Diag);
+      In.Program, Scenarios, Build.ProfilesOfBuild, &Parts, Diag);
   if (!After)
     return After.takeError();
   Layouts.push_back(std::move(*After));
@@ -390,6 +407,8 @@ static Error readWorkspace(const ReportOptions &Opts,
   Build.Recorded = true;
   Build.Phase = M->Phase;
   Build.Flags = join(M->Optimize->Flags, " ");
+  Build.ProfilesOfBuild =
+      StringRef(Build.Flags).contains("--kiln-profiles-of-build");
   Build.Switches = M->Optimize->Options.empty()
                        ? std::string("no switches")
                        : join(M->Optimize->Options, " ");

@@ -117,7 +117,8 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
   }
   OS << "</tbody></table>\n";
   // Functions a profile says ran but the program has under no one name
-  // (inlined into every caller, discarded, or sharing a name) count as not
+  // (inlined into every caller, discarded, sharing a name, or another
+  // binary's) count as not
   // run above.
   const json::Array *Profiles = After ? After->getArray("profiles") : nullptr;
   for (size_t I = 0; Profiles && I < Profiles->size(); ++I) {
@@ -130,7 +131,8 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
       OS << ": " << getInt(*P, "not_in_binary") << " of "
          << getInt(*P, "executed_functions")
          << " functions that ran are not in the program under one name "
-            "(inlined into every caller, discarded, or sharing a name) and "
+            "(inlined into every caller, discarded, sharing a name, or in "
+            "another of the build's binaries) and "
             "count as not run.</p>\n";
     }
     // A build of several programs trains them with one profile.
@@ -140,6 +142,13 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
       OS << ": ";
       writeEscaped(OS, getString(*P, "foreign"));
       OS << "; the figures above count what binds.</p>\n";
+    }
+    if (!getString(*P, "of_build").empty()) {
+      OS << "<p class=\"note\">";
+      writeEscaped(OS, getString(*P, "path"));
+      OS << ": ";
+      writeEscaped(OS, getString(*P, "of_build"));
+      OS << "; the figures above count this program's.</p>\n";
     }
   }
 }

@@ -80,6 +80,9 @@ struct ProfileBinding {
   /// Why the profile looks like another program's (whyProfileIsForeign), or
   /// "" when it belongs to the binary.
   std::string Foreign;
+  uint64_t Bound = 0; ///< Executed functions that bind to the binary's.
+  /// The executed functions' counts, and the share of the bound ones.
+  uint64_t ExecutedCount = 0, BoundCount = 0;
 };
 
 struct BinaryEvaluation {
