@@ -686,9 +686,12 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
              ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
              const PgoPhaseFlags &Alternative, const Workspace &WS,
              const PgoEnvironment &Env, ArrayRef<BuildLibrary> Libraries,
-             PgoBlockLayout &Result, raw_ostream &Out, raw_ostream &Err) {
+             const BuildLibrary *Library, PgoBlockLayout &Result,
+             raw_ostream &Out, raw_ostream &Err) {
   Result.Policy = "default";
-  BlockLayoutFiles Other(Files.Dir + "/alternative", L.Target);
+  BlockLayoutFiles Other(Files.Dir + "/alternative",
+                         Library ? StringRef(Library->Info.LoadName)
+                                 : StringRef(L.Target));
   Out << "kiln: optimize: block layout of " << WS.display(L.Target)
       << ": measuring the other compile policy on the same replays\n";
   uint64_t Instructions = 0;
@@ -698,7 +701,7 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
       return skipped(Other.Dir +
                      ": cannot create the directory: " + EC.message());
     return writeBlockProfile(L, M, Profiler, Other, Copies, Alternative, Final,
-                             Env, Libraries, /*Library=*/nullptr,
+                             Env, Libraries, Library,
                              /*ProgramIsMapped=*/false, Out, &Instructions);
   }();
   if (!Replays) {
@@ -805,10 +808,9 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
           << (Source == PgoBlockLayoutSource::Bolt ? "llvm-bolt -instrument"
                                                    : "callgrind")
           << '\n';
-      // The compile policy is measured on the programs' replays; a library
-      // is compiled with the default's.
-      bool Measure =
-          Alternative && !Library && Source == PgoBlockLayoutSource::Callgrind;
+      // A library's policy is measured on the replays of the programs that
+      // load it, which differ only by its code.
+      bool Measure = Alternative && Source == PgoBlockLayoutSource::Callgrind;
       Expected<unsigned> Replays = writeBlockProfile(
           L, M, *Profiler, Files, Copies, Final.Flags, Final, Env, Libraries,
           Library, ProgramsHaveAddressMap, Out,
@@ -817,10 +819,10 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
         return Replays.takeError();
       Result.Replays = *Replays;
       auto [Flags, Profile] =
-          Measure
-              ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
-                             *Alternative, WS, Env, Libraries, Result, Out, Err)
-              : std::make_pair(&Final.Flags, Files.Profile);
+          Measure ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
+                                 *Alternative, WS, Env, Libraries, Library,
+                                 Result, Out, Err)
+                  : std::make_pair(&Final.Flags, Files.Profile);
       Result.Profile = Profile;
       Out << "kiln: optimize: linking " << WS.display(L.Target)
           << " again with its block layout"

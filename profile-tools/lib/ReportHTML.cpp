@@ -118,8 +118,7 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
   OS << "</tbody></table>\n";
   // Functions a profile says ran but the program has under no one name
   // (inlined into every caller, discarded, sharing a name, or another
-  // binary's) count as not
-  // run above.
+  // binary's) count as not run above.
   const json::Array *Profiles = After ? After->getArray("profiles") : nullptr;
   for (size_t I = 0; Profiles && I < Profiles->size(); ++I) {
     const json::Object *P = (*Profiles)[I].getAsObject();
