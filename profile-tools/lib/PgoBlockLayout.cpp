@@ -31,11 +31,11 @@
 
 #include "LibtoolWrapper.h"
 #include "PgoSteps.h"
-#include "kiln/Tools/SharedLibraries.h"
 
 #include "kiln/Tools/BlockProfileCommand.h"
 #include "kiln/Tools/PgoFlags.h"
 #include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/SharedLibraries.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
