@@ -102,7 +102,8 @@ kiln::readProfileUseFunctions(StringRef Path, MemoryBufferRef Buffer) {
 
 StaleProfileFinding
 kiln::findStaleFunctions(const LayoutProfile &Profile,
-                         ArrayRef<ProfileUseFunction> Compiled) {
+                         ArrayRef<ProfileUseFunction> Compiled,
+                         bool SparseCompileProfile) {
   StaleProfileFinding Finding;
   StringMap<const ProfiledFunction *> ByName;
   for (const ProfiledFunction &F : Profile.Functions) {
@@ -119,7 +120,7 @@ kiln::findStaleFunctions(const LayoutProfile &Profile,
       if (!ByName.count(Name))
         continue;
       bool &Stale = StaleByName.try_emplace(Name, false).first->second;
-      Stale |= C.HashMismatch || !C.HasEntryCount;
+      Stale |= C.HashMismatch || (!C.HasEntryCount && !SparseCompileProfile);
       break;
     }
   std::vector<const ProfiledFunction *> Stale;

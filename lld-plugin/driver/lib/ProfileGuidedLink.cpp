@@ -313,8 +313,12 @@ void ProfileGuidedLink::warnAboutStaleProfiles(StringRef TraceStdout,
     }
     if (Profile->Kind != ProfileKind::Instrumented)
       continue;
-    std::string Warning =
-        describeStaleProfile(S.Path, findStaleFunctions(*Profile, Compiled));
+    // The build's own profiles: the compile profile is kiln pgo's sparse
+    // one, of other runs than the ordering profiles'.
+    std::string Warning = describeStaleProfile(
+        S.Path, findStaleFunctions(*Profile, Compiled,
+                                   /*SparseCompileProfile=*/
+                                   Options.ProfilesOfBuild));
     if (!Warning.empty())
       warn(Warning);
   }

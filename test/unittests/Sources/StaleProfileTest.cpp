@@ -85,6 +85,20 @@ TEST(StaleProfile, Rule) {
   }
 }
 
+TEST(StaleProfile, SparseCompileProfile) {
+  // With the build's own sparse compile profile, no entry count means the
+  // compile profile's runs did not count the function: only LLVM's
+  // annotation is stale.
+  LayoutProfile P = makeProfile({{"main", 100}, {"dtor", 3}, {"work", 600}});
+  StaleProfileFinding F =
+      findStaleFunctions(P,
+                         {compiled({"main"}, true), compiled({"dtor"}, false),
+                          compiled({"work"}, true, true)},
+                         /*SparseCompileProfile=*/true);
+  EXPECT_EQ(F.CompiledFunctions, 3u);
+  EXPECT_THAT(F.StaleNames, ElementsAre("work"));
+}
+
 TEST(StaleProfile, ManyNamesAreCut) {
   LayoutProfile P =
       makeProfile({{"a", 4}, {"b", 3}, {"c", 2}, {"d", 1}, {"e", 0}});

@@ -22,6 +22,11 @@
 /// in such a module, is stale if it carries the annotation or no entry
 /// count. Plain objects, and bitcode compiled without `-fprofile-use`,
 /// carry no such signal; sample profiles have no CFG hash to compare.
+/// Where the modules were compiled with a sparse profile of the same build
+/// (`kiln pgo`'s partial training), a function without an entry count is
+/// one the compile profile's runs did not count and the ordering profile's
+/// runs did (a replay of the training, which may take other paths): only
+/// the annotation says stale there.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -74,7 +79,8 @@ struct StaleProfileFinding {
 /// Applies the rule of the file comment to \p Profile and \p Compiled.
 StaleProfileFinding
 findStaleFunctions(const LayoutProfile &Profile,
-                   llvm::ArrayRef<ProfileUseFunction> Compiled);
+                   llvm::ArrayRef<ProfileUseFunction> Compiled,
+                   bool SparseCompileProfile = false);
 
 /// \returns the warning for \p Finding of the profile at \p Path, or "" if
 /// no function is stale: the shares of stale functions and of their counts,
