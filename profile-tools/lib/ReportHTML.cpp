@@ -168,10 +168,9 @@ static void writeDecisionList(const json::Object &Program, raw_ostream &OS) {
       continue;
     OS << "<li><b>" << Title << "</b>: ";
     writeEscaped(OS, getString(*K, "status"));
-    if (const json::Array *Functions = K->getArray("functions"))
-      OS << ", " << Functions->size() << " functions";
+    // The groups count every function; the list only those that ran.
     if (const json::Array *Groups = K->getArray("groups")) {
-      OS << " (";
+      OS << ", functions by group: ";
       bool First = true;
       for (const json::Value &G : *Groups)
         if (const json::Object *GO = G.getAsObject()) {
@@ -180,8 +179,9 @@ static void writeDecisionList(const json::Object &Program, raw_ostream &OS) {
           OS << " " << getInt(*GO, "functions");
           First = false;
         }
-      OS << ")";
     }
+    if (const json::Array *Functions = K->getArray("functions"))
+      OS << "; " << Functions->size() << " that ran, with their counts";
     if (const json::Array *Parts = K->getArray("parts"))
       OS << ", " << Parts->size() << " parts";
     if (const json::Array *Clusters = K->getArray("clusters")) {
