@@ -570,9 +570,11 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
       return skipped(toString(std::move(E)));
   }
 
-  // The build's libraries without debug information, for every replay: a
-  // library's own directory holds its address-mapped link already.
-  if (!Bolt && !Libraries.empty()) {
+  // The build's libraries without debug information, for every replay (a
+  // program replayed from the workspace finds no library by a RUNPATH
+  // relative to itself): a library's own directory holds its
+  // address-mapped link already.
+  if (!Libraries.empty()) {
     std::string LibraryDir = Library
                                  ? sys::path::parent_path(Files.Mapped).str()
                                  : Files.Dir + "/build-libraries";
@@ -784,6 +786,11 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     }
   }
   std::vector<PgoBlockLayout> Results(Links.size());
+  // The callgrind time the libraries' replays are estimated to take: each
+  // replays the runs of the programs that load it, so many libraries
+  // multiply the replays; past the budget, the rest keep their
+  // function-level links.
+  double LibraryReplaySeconds = 0;
   for (size_t I : concat<size_t>(Programs, LibraryLinks)) {
     const RecordedLink &L = Links[I];
     const BuildLibrary *Library =
@@ -811,6 +818,26 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
       // A library's policy is measured on the replays of the programs that
       // load it, which differ only by its code.
       bool Measure = Alternative && Source == PgoBlockLayoutSource::Callgrind;
+      if (Library && Source == PgoBlockLayoutSource::Callgrind &&
+          !Opts.BlockLayoutChosen) {
+        double Seconds = 0;
+        for (const std::string &S : M.usableScenarios())
+          for (const PgoRun *R : M.usedRuns(S))
+            if (runLoadsLibrary(*R, *Library, Libraries))
+              Seconds += R->Seconds;
+        double Estimate = Seconds * PgoCallgrindSlowdown * (Measure ? 2 : 1);
+        if (LibraryReplaySeconds + Estimate > Opts.CallgrindBudgetSeconds)
+          return skipped(
+              "its replays would take about " +
+              Twine(static_cast<uint64_t>(std::ceil(Estimate))) +
+              " s under callgrind, over " +
+              (LibraryReplaySeconds > 0
+                   ? "what the build's other libraries left of "
+                   : "") +
+              "--callgrind-budget=" + Twine(Opts.CallgrindBudgetSeconds) +
+              " s (--block-layout=callgrind lays it out all the same)");
+        LibraryReplaySeconds += Estimate;
+      }
       Expected<unsigned> Replays = writeBlockProfile(
           L, M, *Profiler, Files, Copies, Final.Flags, Final, Env, Libraries,
           Library, ProgramsHaveAddressMap, Out,
