@@ -25,6 +25,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <utility>
+
 using namespace llvm;
 using namespace kiln;
 
@@ -134,20 +136,18 @@ static void writeSummaryTable(const json::Object &Program, int64_t PageSize,
             "another of the build's binaries) and "
             "count as not run.</p>\n";
     }
-    // A build of several programs trains them with one profile.
-    if (!getString(*P, "foreign").empty()) {
+    // A profile that binds little: another program's, or, where the links
+    // took the build's profiles as their own, the build's one profile.
+    for (auto [Field, Tail] :
+         {std::pair<StringRef, StringRef>{"foreign", "what binds"},
+          {"of_build", "this program's"}}) {
+      if (getString(*P, Field).empty())
+        continue;
       OS << "<p class=\"note\">";
       writeEscaped(OS, getString(*P, "path"));
       OS << ": ";
-      writeEscaped(OS, getString(*P, "foreign"));
-      OS << "; the figures above count what binds.</p>\n";
-    }
-    if (!getString(*P, "of_build").empty()) {
-      OS << "<p class=\"note\">";
-      writeEscaped(OS, getString(*P, "path"));
-      OS << ": ";
-      writeEscaped(OS, getString(*P, "of_build"));
-      OS << "; the figures above count this program's.</p>\n";
+      writeEscaped(OS, getString(*P, Field));
+      OS << "; the figures above count " << Tail << ".</p>\n";
     }
   }
 }
