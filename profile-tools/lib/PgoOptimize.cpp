@@ -436,7 +436,7 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     Err << "kiln: warning: optimize: cannot measure the training's coverage: "
         << toString(Coverage.takeError()) << '\n';
   else if (*Coverage)
-    describeTraining(**Coverage, "kiln: optimize: ", Err);
+    describeTraining(**Coverage, "kiln: optimize: ", /*Optimized=*/true, Err);
   unsigned Weight = Opts.Transforms.compileProfileWeight(
       hasBlockProfiler(Opts.Transforms, Env));
   Profiles.CompileWeight = Weight;

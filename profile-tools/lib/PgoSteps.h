@@ -212,9 +212,12 @@ steadyTrainingCoverage(const Workspace &WS, const PgoManifest &M);
 /// PgoThinCounterShare.
 bool isThinTraining(const TrainingCoverage &C);
 /// Writes `<Prefix>steady-state training: ran <coverage>` and, when the
-/// training is thin, what that costs and what to do about it.
+/// training is thin, what that costs and what to do about it: more runs of
+/// the instrumented programs, or, once \p Optimized (the programs replaced
+/// by the optimized build, which writes no profile), an instrumented build
+/// first.
 void describeTraining(const TrainingCoverage &C, llvm::StringRef Prefix,
-                      llvm::raw_ostream &OS);
+                      bool Optimized, llvm::raw_ostream &OS);
 
 /// A link of a profiled program as the wrapper recorded it.
 struct RecordedLink {

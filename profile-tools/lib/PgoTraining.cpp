@@ -42,7 +42,7 @@ bool isThinTraining(const TrainingCoverage &C) {
 }
 
 void describeTraining(const TrainingCoverage &C, StringRef Prefix,
-                      raw_ostream &OS) {
+                      bool Optimized, raw_ostream &OS) {
   OS << Prefix << "steady-state training: ran " << C.describe() << '\n';
   if (!isThinTraining(C))
     return;
@@ -54,7 +54,11 @@ void describeTraining(const TrainingCoverage &C, StringRef Prefix,
         "never runs, and a workload unlike the training runs it slower\n"
      << "kiln: note: add steady-state runs that do what the program's users "
         "do ('kiln pgo run --scenario=<name> -- <command>', one scenario "
-        "per kind of work), then 'kiln pgo optimize' again\n";
+        "per kind of work), "
+     << (Optimized ? "after 'kiln pgo instrument -- <build command>' again "
+                     "(the programs are the optimized build now, which "
+                     "writes no profile), then 'kiln pgo optimize'\n"
+                   : "then 'kiln pgo optimize' again\n");
 }
 
 } // namespace kiln::pgo
