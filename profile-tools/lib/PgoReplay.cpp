@@ -1,0 +1,276 @@
+//===- PgoReplay.cpp - Block layout's replays of the training ------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "PgoReplay.h"
+#include "LibtoolWrapper.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+#include <unistd.h>
+
+using namespace llvm;
+using namespace kiln;
+
+namespace kiln::pgo {
+
+/// Why one program keeps its function-level layout.
+static Error skipped(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
+/// \returns how \p R ran \p L's program, or std::nullopt if it did not.
+std::optional<ProgramLaunch> runsProgram(const PgoRun &R, const RecordedLink &L,
+                                         ArrayRef<ProgramCopy> Copies) {
+  if (!R.Program)
+    return std::nullopt;
+  auto IsTarget = [&](StringRef Path) {
+    return Path == L.Target || any_of(Copies, [&](const ProgramCopy &C) {
+             return C.Copy == Path && C.Target == L.Target;
+           });
+  };
+  if (IsTarget(R.Program->Path))
+    return ProgramLaunch();
+  if (std::optional<LibtoolWrapper> W = readLibtoolWrapper(R.Program->Path))
+    if (IsTarget(W->Program)) {
+      ProgramLaunch Launch;
+      Launch.LibraryPath = W->LibraryPath;
+      return Launch;
+    }
+  return std::nullopt;
+}
+
+/// \returns how \p R ran a program that loads \p Library, one of the
+/// build's \p Libraries, or std::nullopt if it did not.
+std::optional<ProgramLaunch> runLoadsLibrary(const PgoRun &R,
+                                             const BuildLibrary &Library,
+                                             ArrayRef<BuildLibrary> Libraries) {
+  if (!R.Program)
+    return std::nullopt;
+  ProgramLaunch Launch;
+  Launch.Program = R.Program->Path;
+  if (std::optional<LibtoolWrapper> W = readLibtoolWrapper(R.Program->Path)) {
+    Launch.Program = W->Program;
+    Launch.LibraryPath = W->LibraryPath;
+  }
+  std::optional<DynamicLinkInfo> Info = readDynamicLinkInfo(Launch.Program);
+  if (!Info || Info->IsSharedLibrary ||
+      !needsLibrary(*Info, Library.Info.LoadName, Libraries))
+    return std::nullopt;
+  return Launch;
+}
+
+/// \returns whether callgrind's trace \p Trace names \p Object among the
+/// objects its program ran code of.
+static bool traceRanObject(StringRef Trace, StringRef Object) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Trace);
+  if (!Buf)
+    return false;
+  SmallVector<StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  // An object is named where the trace first mentions it: `ob=(N) path`,
+  // or `cob=(N) path` as a callee's.
+  return any_of(Lines, [&](StringRef Line) {
+    return (Line.starts_with("ob=(") || Line.starts_with("cob=(")) &&
+           Line.ends_with(") " + Object.str());
+  });
+}
+
+/// Replays \p R, which ran the program as \p Launch says, on the profiled
+/// binary (or, for a library, on the program that loads it); \returns the
+/// profiles it wrote.
+Expected<std::vector<std::string>> replayRun(const PgoRun &R,
+                                             const ProgramLaunch &Launch,
+                                             const BlockProfiler &Profiler,
+                                             const BlockLayoutFiles &Files,
+                                             raw_ostream &Out) {
+  std::string RunDir =
+      Files.Dir + "/runs/" + R.Scenario + "/run-" + std::to_string(R.Id);
+  if (std::error_code EC = sys::fs::create_directories(RunDir))
+    return skipped(RunDir + ": cannot create the directory: " + EC.message());
+  ProcessSetup Setup;
+  Setup.Cwd = R.Cwd;
+  Setup.Stdin = R.Stdin.empty() ? "/dev/null" : R.Stdin;
+  Setup.Stdout = "/dev/null";
+  Setup.Stderr = RunDir + "/stderr.txt";
+  std::vector<std::string> Command;
+  std::string Trace = RunDir + "/callgrind.out";
+  if (Profiler.Source == PgoBlockLayoutSource::Bolt) {
+    // The instrumented binary runs with the training run's own argv[0].
+    Command = R.Command;
+    Setup.Executable = Files.Instrumented;
+  } else {
+    Command = {Profiler.Tool,
+               "--tool=callgrind",
+               "--dump-instr=yes",
+               "--collect-jumps=yes",
+               "--callgrind-out-file=" + Trace,
+               Launch.Executable.empty() ? Files.Mapped : Launch.Executable};
+    Command.insert(Command.end(), R.Command.begin() + 1, R.Command.end());
+  }
+  std::string What = "run " + std::to_string(R.Id) + " of scenario '" +
+                     R.Scenario + "' (" + joinCommand(R.Command) + ")";
+  // The program runs as the libtool wrapper the training ran would have run
+  // it: with the build's libraries first on the search path; before them,
+  // the copies of the build's libraries this replay is to load.
+  std::vector<std::pair<std::string, std::string>> Env;
+  if (!Launch.LibraryPath.empty() || !Launch.LibraryDir.empty()) {
+    const char *Inherited = ::getenv("LD_LIBRARY_PATH");
+    Env.emplace_back(
+        "LD_LIBRARY_PATH",
+        libtoolLibraryPath(Launch.LibraryDir,
+                           libtoolLibraryPath(Launch.LibraryPath,
+                                              Inherited ? Inherited : "")));
+  }
+  Expected<ProcessResult> P =
+      runProcess(Command, Env, "optimize: block layout replay", Setup);
+  if (!P)
+    return skipped("replaying " + What + ": " + toString(P.takeError()));
+  if (P->ExitStatus != R.ExitStatus)
+    return skipped("replaying " + What + " exited with status " +
+                   std::to_string(P->ExitStatus) + ", the training run with " +
+                   std::to_string(R.ExitStatus) + " (see " + Setup.Stderr +
+                   ")");
+  Out << "kiln: optimize: replayed " << What << " for block layout\n";
+  std::vector<std::string> Profiles;
+  if (Profiler.Source == PgoBlockLayoutSource::Callgrind) {
+    if (!sys::fs::exists(Trace))
+      return skipped("replaying " + What + " wrote no callgrind trace");
+    // A program whose DT_RPATH, or a path in its DT_NEEDED, names the
+    // build's own library loads that one, not the address-mapped copy.
+    if (!Launch.Executable.empty() && !traceRanObject(Trace, Files.Mapped))
+      return skipped("replaying " + What + ": the program did not load " +
+                     Files.Mapped + " (see the objects of " + Trace + ")");
+    Profiles.push_back(Trace);
+    return Profiles;
+  }
+  // One .fdata per process of the run (`--instrumentation-file-append-pid`);
+  // each run's go into its own directory.
+  StringRef FdataDir = sys::path::parent_path(Files.FdataStem);
+  std::error_code EC;
+  std::vector<std::string> Written;
+  for (sys::fs::directory_iterator It(FdataDir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (StringRef(It->path()).ends_with(".fdata"))
+      Written.push_back(It->path());
+  llvm::sort(Written);
+  for (const std::string &F : Written) {
+    std::string To = RunDir + "/" + sys::path::filename(F).str();
+    if (std::error_code RenameEC = sys::fs::rename(F, To))
+      return skipped(F + ": cannot move the profile: " + RenameEC.message());
+    Profiles.push_back(To);
+  }
+  if (Profiles.empty())
+    return skipped("replaying " + What + " wrote no .fdata profile");
+  return Profiles;
+}
+
+/// \returns the instructions (Ir) callgrind's trace \p Trace counted: its
+/// `totals:` line (or, without one, its `summary:` line).
+Expected<uint64_t> callgrindInstructions(StringRef Trace) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Trace);
+  if (!Buf)
+    return skipped(Trace + ": cannot read: " + Buf.getError().message());
+  std::optional<uint64_t> Summary, Totals;
+  SmallVector<StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    std::optional<uint64_t> *Into = Line.consume_front("totals:")    ? &Totals
+                                    : Line.consume_front("summary:") ? &Summary
+                                                                     : nullptr;
+    uint64_t N;
+    if (Into && !Line.trim().split(' ').first.getAsInteger(10, N))
+      *Into = N;
+  }
+  if (Totals)
+    return *Totals;
+  if (Summary)
+    return *Summary;
+  return skipped(Trace + ": no totals or summary line");
+}
+
+/// Copies the shared libraries of \p LibraryPath's directories (a libtool
+/// wrapper's, ':'-separated) into directories under \p Into without their
+/// debug information, which this valgrind cannot always read (LLVM 22's
+/// DWARF 5: "Possibly corrupted debuginfo file", and the run ends); their
+/// code is the same. Symbolic links are made again, other files left out.
+/// \returns the copies' directories, in the same order, ':'-separated.
+Expected<std::string> librariesWithoutDebugInfo(StringRef LibraryPath,
+                                                StringRef Into,
+                                                const PgoEnvironment &Env) {
+  SmallVector<StringRef, 4> Dirs;
+  LibraryPath.split(Dirs, ':', -1, /*KeepEmpty=*/false);
+  std::vector<std::string> Copies;
+  for (size_t I = 0; I < Dirs.size(); ++I) {
+    std::string To = (Into + "/" + Twine(I)).str();
+    sys::fs::remove_directories(To);
+    if (std::error_code EC = sys::fs::create_directories(To))
+      return skipped(To + ": cannot create the directory: " + EC.message());
+    std::error_code EC;
+    std::vector<std::string> Entries;
+    for (sys::fs::directory_iterator It(Dirs[I], EC), End; It != End && !EC;
+         It.increment(EC))
+      Entries.push_back(It->path());
+    if (EC)
+      return skipped(Dirs[I] + ": cannot list the directory: " + EC.message());
+    llvm::sort(Entries);
+    for (const std::string &From : Entries) {
+      StringRef Name = sys::path::filename(From);
+      if (!Name.contains(".so"))
+        continue;
+      std::string Target = To + "/" + Name.str();
+      sys::fs::file_status Status;
+      if (sys::fs::status(From, Status, /*follow=*/false))
+        continue;
+      if (Status.type() == sys::fs::file_type::symlink_file) {
+        char Buf[4096];
+        ssize_t N = ::readlink(From.c_str(), Buf, sizeof(Buf));
+        if (N > 0 && static_cast<size_t>(N) < sizeof(Buf))
+          sys::fs::create_link(StringRef(Buf, N), Target);
+        continue;
+      }
+      file_magic Magic;
+      if (Status.type() != sys::fs::file_type::regular_file ||
+          identify_magic(From, Magic) || Magic != file_magic::elf_shared_object)
+        continue;
+      if (Error E = runTool(
+              {Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug", From, Target},
+              "optimize: block layout", From))
+        return skipped(toString(std::move(E)));
+    }
+    Copies.push_back(std::move(To));
+  }
+  return join(Copies, ":");
+}
+
+/// Copies \p Libraries, the build's shared libraries as linked now, without
+/// their debug information into \p Dir under the names programs load them
+/// by; \p Except (a path) is left out. An existing file is kept.
+Error copyBuildLibraries(ArrayRef<BuildLibrary> Libraries, StringRef Dir,
+                         StringRef Except, const PgoEnvironment &Env) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return skipped(Dir + ": cannot create the directory: " + EC.message());
+  for (const BuildLibrary &L : Libraries) {
+    std::string To = (Dir + "/" + L.Info.LoadName).str();
+    if (L.Path == Except || sys::fs::exists(To))
+      continue;
+    if (Error E = runTool(
+            {Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug", L.Path, To},
+            "optimize: block layout", L.Path))
+      return skipped(toString(std::move(E)));
+  }
+  return Error::success();
+}
+
+} // namespace kiln::pgo

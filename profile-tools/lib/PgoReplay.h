@@ -1,0 +1,120 @@
+//===- PgoReplay.h - Block layout's replays of the training -----*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// How block layout (PgoBlockLayout.cpp) replays a training run: which runs
+/// ran a program, or a program that loads one of the build's shared
+/// libraries, and with what environment; the replay under callgrind or
+/// BOLT's instrumentation; the copies without debug information of the
+/// libraries a replay loads, which valgrind cannot always read (LLVM 22's
+/// DWARF 5).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_LIB_PGOREPLAY_H
+#define KILN_TOOLS_LIB_PGOREPLAY_H
+
+#include "PgoSteps.h"
+
+#include "kiln/Tools/PgoFlags.h"
+#include "kiln/Tools/PgoWorkspace.h"
+#include "kiln/Tools/SharedLibraries.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::pgo {
+
+/// The profiler the training runs are replayed under.
+struct BlockProfiler {
+  PgoBlockLayoutSource Source = PgoBlockLayoutSource::Off;
+  std::string Tool; ///< llvm-bolt or valgrind.
+};
+
+/// The files of one program's block layout, in its workspace directory.
+struct BlockLayoutFiles {
+  std::string Dir;
+  /// The address-mapped final link, by the program's name: callgrind's
+  /// client sees it as argv[0], and a program may act on its name.
+  std::string Mapped;
+  std::string Instrumented; ///< BOLT's instrumentation of it.
+  std::string FdataStem;    ///< Where the instrumented binary writes.
+  std::string Profile;      ///< blocks.kbp.
+  std::string Relinked;     ///< The relink, before it replaces the program.
+
+  BlockLayoutFiles(std::string Dir, llvm::StringRef Program)
+      : Dir(Dir),
+        Mapped(Dir + "/mapped/" + llvm::sys::path::filename(Program).str()),
+        Instrumented(Dir + "/instrumented"), FdataStem(Dir + "/fdata/prof"),
+        Profile(Dir + "/blocks.kbp"), Relinked(Dir + "/relinked") {}
+};
+
+/// How a training run ran the profiled program: by its path (or the path of
+/// a copy the build made of it), or through a libtool wrapper script, whose
+/// environment a replay needs. A replay runs the profiled binary in its
+/// place.
+struct ProgramLaunch {
+  /// LD_LIBRARY_PATH's directories a libtool wrapper put in front of the
+  /// run's own ("" when the run started the program itself).
+  std::string LibraryPath;
+  /// The program the run started (the wrapper's program for a wrapper);
+  /// set where a library is profiled.
+  std::string Program;
+  /// What runs under the profiler: the profiled binary where empty, else a
+  /// copy of Program without its debug information.
+  std::string Executable;
+  /// A directory of the build's libraries, first on LD_LIBRARY_PATH.
+  std::string LibraryDir;
+};
+
+/// \returns how \p R ran \p L's program (or a copy of it the build made),
+/// or std::nullopt if it did not.
+std::optional<ProgramLaunch> runsProgram(const PgoRun &R, const RecordedLink &L,
+                                         llvm::ArrayRef<ProgramCopy> Copies);
+
+/// \returns how \p R ran a program that loads \p Library, one of the
+/// build's \p Libraries, or std::nullopt if it did not.
+std::optional<ProgramLaunch>
+runLoadsLibrary(const PgoRun &R, const BuildLibrary &Library,
+                llvm::ArrayRef<BuildLibrary> Libraries);
+
+/// Replays \p R, which ran the program as \p Launch says, under
+/// \p Profiler; \returns the profiles it wrote into \p Files' directory.
+llvm::Expected<std::vector<std::string>>
+replayRun(const PgoRun &R, const ProgramLaunch &Launch,
+          const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
+          llvm::raw_ostream &Out);
+
+/// \returns the instructions (Ir) callgrind's trace \p Trace counted.
+llvm::Expected<uint64_t> callgrindInstructions(llvm::StringRef Trace);
+
+/// Copies the shared libraries of \p LibraryPath's directories (a libtool
+/// wrapper's, ':'-separated) into directories under \p Into without their
+/// debug information; \returns the copies' directories, ':'-separated.
+llvm::Expected<std::string>
+librariesWithoutDebugInfo(llvm::StringRef LibraryPath, llvm::StringRef Into,
+                          const PgoEnvironment &Env);
+
+/// Copies \p Libraries, the build's shared libraries as linked now, without
+/// their debug information into \p Dir under the names programs load them
+/// by; \p Except (a path) is left out.
+llvm::Error copyBuildLibraries(llvm::ArrayRef<BuildLibrary> Libraries,
+                               llvm::StringRef Dir, llvm::StringRef Except,
+                               const PgoEnvironment &Env);
+
+} // namespace kiln::pgo
+
+#endif // KILN_TOOLS_LIB_PGOREPLAY_H
