@@ -284,7 +284,7 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   if (!Libraries.empty()) {
     std::string LibraryDir = Library
                                  ? sys::path::parent_path(Files.Mapped).str()
-                                 : Files.Dir + "/build-libraries";
+                                 : Files.BuildLibraries;
     if (Error E = copyBuildLibraries(Libraries, LibraryDir,
                                      Library ? Library->Path : "", Env))
       return std::move(E);
@@ -398,9 +398,12 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
              const BuildLibrary *Library, PgoBlockLayout &Result,
              raw_ostream &Out, raw_ostream &Err) {
   Result.Policy = "default";
-  BlockLayoutFiles Other(Files.Dir + "/alternative",
-                         Library ? StringRef(Library->Info.LoadName)
-                                 : StringRef(L.Target));
+  // The same file name as the default's mapped binary (a library's load
+  // name).
+  BlockLayoutFiles Other(Files.Dir + "/alternative", Files.Mapped);
+  // The build's libraries have not changed since the default's replays:
+  // their copies serve both.
+  Other.BuildLibraries = Files.BuildLibraries;
   Out << "kiln: optimize: block layout of " << WS.display(L.Target)
       << ": measuring the other compile policy on the same replays\n";
   uint64_t Instructions = 0;

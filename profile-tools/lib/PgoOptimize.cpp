@@ -543,17 +543,16 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
       CS && BlockLayout &&
       blockLayoutProfilesWithCallgrind(Opts.Transforms, *M, Env) &&
       sys::fs::can_execute(Env.LLVMBinDir + "/llvm-objcopy");
-  std::vector<BuildTime> BuiltAt =
-      recordBuildTimes(Links, findProgramCopies(*M, Links, Targets));
+  // A build may copy a program it linked (zstd's Makefile links
+  // obj/<hash>/zstd and copies it to zstd): a program a training run ran
+  // whose bytes are a linked program's is such a copy, and gets the final
+  // link's bytes too.
+  std::vector<ProgramCopy> BuiltCopies = findProgramCopies(*M, Links, Targets);
+  std::vector<BuildTime> BuiltAt = recordBuildTimes(Links, BuiltCopies);
   if (CS) {
-    // A build may copy a program it linked (zstd's Makefile links
-    // obj/<hash>/zstd and copies it to zstd): a program a training run ran
-    // whose bytes are a linked program's is such a copy, and gets the final
-    // link's bytes too.
-    std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
     if (Error E = contextSensitiveRelink(
-            WS, Env, *M, Tools, Profiles, Opts.Transforms, Links, Copies, Final,
-            MappedFinalLinks, *B, Final.Flags, Alternative, Out, Err))
+            WS, Env, *M, Tools, Profiles, Opts.Transforms, Links, BuiltCopies,
+            Final, MappedFinalLinks, *B, Final.Flags, Alternative, Out, Err))
       return E;
     M->Optimize = *B;
   }

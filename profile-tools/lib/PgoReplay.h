@@ -54,12 +54,16 @@ struct BlockLayoutFiles {
   std::string FdataStem;    ///< Where the instrumented binary writes.
   std::string Profile;      ///< blocks.kbp.
   std::string Relinked;     ///< The relink, before it replaces the program.
+  /// The build's shared libraries without debug information, for a
+  /// program's replays (the other policy's replays share the default's).
+  std::string BuildLibraries;
 
   BlockLayoutFiles(std::string Dir, llvm::StringRef Program)
       : Dir(Dir),
         Mapped(Dir + "/mapped/" + llvm::sys::path::filename(Program).str()),
         Instrumented(Dir + "/instrumented"), FdataStem(Dir + "/fdata/prof"),
-        Profile(Dir + "/blocks.kbp"), Relinked(Dir + "/relinked") {}
+        Profile(Dir + "/blocks.kbp"), Relinked(Dir + "/relinked"),
+        BuildLibraries(Dir + "/build-libraries") {}
 };
 
 /// How a training run ran the profiled program: by its path (or the path of

@@ -125,15 +125,20 @@ static json::Object notMade(StringRef Status, const Twine &Reason) {
   return json::Object{{"status", Status.str()}, {"reason", Reason.str()}};
 }
 
+/// A decision the report cannot see outside the kiln pgo flow.
+static json::Object notRecordedOutsideFlow() {
+  return notMade("not recorded",
+                 "outside the kiln pgo flow the report reads only the "
+                 "inputs given on its command line");
+}
+
 /// The kinds of decision no record of the build holds: whether Kiln's pass
 /// for it ran (its flag is in the build's flags) and why nothing says what
 /// it decided.
 static json::Object describeUnrecorded(const BuildFacts &Build, StringRef Flag,
                                        StringRef What, StringRef Default) {
   if (!Build.Recorded)
-    return notMade("not recorded",
-                   "outside the kiln pgo flow the report reads only the "
-                   "inputs given on its command line");
+    return notRecordedOutsideFlow();
   if (StringRef(Build.Flags).contains(Flag))
     return notMade("not recorded", "the build ran " + Flag +
                                        ", but kiln pgo optimize does not "
@@ -147,9 +152,7 @@ static json::Object describeUnrecorded(const BuildFacts &Build, StringRef Flag,
 /// flow does not collect its remarks.
 static json::Object describeStringTables(const BuildFacts &Build) {
   if (!Build.Recorded)
-    return notMade("not recorded",
-                   "outside the kiln pgo flow the report reads only the "
-                   "inputs given on its command line");
+    return notRecordedOutsideFlow();
   if (StringRef(Build.Flags).contains("-kiln-strtab=false"))
     return notMade("not run", "the optimize build turned Kiln's string-table "
                               "lowering off (--no-strtab)");
@@ -168,9 +171,7 @@ static json::Object describeStringTables(const BuildFacts &Build) {
 static json::Object describeBlockLayout(const BuildFacts &Build,
                                         const ProgramInputs &In) {
   if (!Build.Recorded)
-    return notMade("not recorded",
-                   "outside the kiln pgo flow the report reads only the "
-                   "inputs given on its command line");
+    return notRecordedOutsideFlow();
   if (In.BlockLayoutOutcome.empty())
     return notMade("not run", "the optimize build did not lay out blocks (" +
                                   Build.Switches + ")");
