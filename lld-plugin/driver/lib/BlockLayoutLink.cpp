@@ -222,14 +222,19 @@ planBlockProfile(const KilnLinkOptions &Options,
 
 /// Says on \p Diag what of \p Planned's functions that ran got no block
 /// layout, if any: the counts of kiln block-layout's summary and of the
-/// sections check, in one line.
+/// sections check, in one line. It is a note unless the sections check
+/// refused a function: a function that is not in the link's bitcode (it
+/// comes from a native object or another binary) or that the planner
+/// skipped is how such a link normally goes, and each refusal already has
+/// its own warning above.
 static void summarizeBlockProfile(const PlannedBlockProfile &Planned,
                                   const SectionsCheck &Check,
                                   raw_ostream &Diag) {
   size_t LeftOut = Check.NotInLink + Check.Refused + Planned.Skipped;
   if (!LeftOut)
     return;
-  WithColor::warning(Diag, ToolName)
+  (Check.Refused ? WithColor::warning(Diag, ToolName)
+                 : WithColor::note(Diag, ToolName))
       << Planned.Path << ": block layout for " << Check.Kept << " of "
       << Planned.Ran << " function(s) that ran; " << Planned.Whole
       << " laid out whole, by a name other functions share; " << Planned.Unseen
