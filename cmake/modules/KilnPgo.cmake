@@ -306,10 +306,14 @@ function(kiln_pgo)
   string(APPEND status ")\n")
   file(GENERATE OUTPUT "${build_dir}/status.cmake" CONTENT "${status}")
 
+  # The steps run in this build's directory, not in <dir>: kiln prints the
+  # paths of a workspace whose directory is not the current one in full,
+  # which is what a user running `cmake --build` here can follow (and its
+  # next-step hints name that workspace).
   foreach(step instrument train optimize status)
     add_custom_target(${target}-kiln-${step}
       COMMAND "${CMAKE_COMMAND}" -P "${build_dir}/${step}.cmake"
-      WORKING_DIRECTORY "${build_dir}"
+      WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
       COMMENT "kiln_pgo(${target}): ${step}"
       USES_TERMINAL VERBATIM)
   endforeach()
@@ -317,7 +321,7 @@ function(kiln_pgo)
     COMMAND "${CMAKE_COMMAND}" -P "${build_dir}/instrument.cmake"
     COMMAND "${CMAKE_COMMAND}" -P "${build_dir}/train.cmake"
     COMMAND "${CMAKE_COMMAND}" -P "${build_dir}/optimize.cmake"
-    WORKING_DIRECTORY "${build_dir}"
+    WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
     COMMENT "kiln_pgo(${target}): instrument, train, optimize"
     USES_TERMINAL VERBATIM)
   set_target_properties(${target}-kiln-pgo ${target}-kiln-optimize PROPERTIES

@@ -83,8 +83,9 @@ Error instrumentMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   if (Error E = saveManifest(WS, *M, "instrument"))
     return E;
   printBuildSummary("instrument", *B, WS, Out);
-  Out << "kiln: instrument: next, train it: kiln pgo run --scenario=startup "
-         "-- <command>, kiln pgo run --scenario=<name> -- <command>\n";
+  Out << "kiln: instrument: next, train it: " << WS.command("run")
+      << " --scenario=startup -- <command>, " << WS.command("run")
+      << " --scenario=<name> -- <command>\n";
   return Error::success();
 }
 

@@ -393,16 +393,17 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   if (!Lock)
     return Lock.takeError();
   if (!M->Instrument || !M->Instrument->Succeeded)
-    return makeToolError("optimize: there is no instrumented build",
-                         WS.display(WS.manifest()),
-                         "run 'kiln pgo instrument -- <build command>' first");
+    return makeToolError(
+        "optimize: there is no instrumented build", WS.display(WS.manifest()),
+        "run '" + WS.command("instrument") + " -- <build command>' first");
   std::vector<std::string> Scenarios = M->usableScenarios();
   if (Scenarios.empty())
     return makeToolError("optimize: no training run of the instrumented build "
                          "has a usable profile",
                          WS.display(WS.manifest()),
-                         "run 'kiln pgo run --scenario=<name> -- <command>' "
-                         "first (--scenario=startup for the startup)");
+                         "run '" + WS.command("run") +
+                             " --scenario=<name> -- <command>' first "
+                             "(--scenario=startup for the startup)");
 
   // The profiles: the startup scenario's, every other scenario merged (the
   // steady state), and all of them for the compile.
@@ -436,7 +437,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     Err << "kiln: warning: optimize: cannot measure the training's coverage: "
         << toString(Coverage.takeError()) << '\n';
   else if (*Coverage)
-    describeTraining(**Coverage, "kiln: optimize: ", /*Optimized=*/true, Err);
+    describeTraining(**Coverage, WS, "kiln: optimize: ", /*Optimized=*/true,
+                     Err);
   unsigned Weight = Opts.Transforms.compileProfileWeight(
       hasBlockProfiler(Opts.Transforms, Env));
   Profiles.CompileWeight = Weight;

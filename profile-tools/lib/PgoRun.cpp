@@ -62,8 +62,8 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     if (!M->Instrument || !M->Instrument->Succeeded)
       return makeToolError("run: there is no instrumented build to train",
                            WS.display(WS.manifest()),
-                           "run 'kiln pgo instrument -- <build command>' "
-                           "first");
+                           "run '" + WS.command("instrument") +
+                               " -- <build command>' first");
     Generation = M->Generation;
   }
 
@@ -241,15 +241,17 @@ Error runMain(const PgoOptions &Opts, const PgoEnvironment &Env,
                          joinCommand(Opts.Command),
                          "fix the command, or give --keep-failed to use the "
                          "profile of a run that fails on purpose");
-  return makeToolError("run: " + What +
-                           " exited with status 0 but wrote no "
-                           "profile: is it a program of the "
-                           "instrumented build?",
-                       joinCommand(Opts.Command),
-                       M->Phase == "optimized"
-                           ? "the build now holds the optimized programs: run "
-                             "'kiln pgo instrument' again to collect more"
-                           : "run a program that 'kiln pgo instrument' built");
+  return makeToolError(
+      "run: " + What +
+          " exited with status 0 but wrote no "
+          "profile: is it a program of the "
+          "instrumented build?",
+      joinCommand(Opts.Command),
+      M->Phase == "optimized"
+          ? "the build now holds the optimized programs: run "
+            "'" +
+                WS.command("instrument") + "' again to collect more"
+          : "run a program that '" + WS.command("instrument") + "' built");
 }
 
 } // namespace kiln::pgo

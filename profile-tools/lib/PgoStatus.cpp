@@ -118,7 +118,7 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
     Out << "  steady-state training: coverage unknown ("
         << toString(Coverage.takeError()) << ")\n";
   else if (*Coverage)
-    describeTraining(**Coverage, "  ", M->Phase == "optimized", Out);
+    describeTraining(**Coverage, WS, "  ", M->Phase == "optimized", Out);
   if (const std::optional<PgoBuild> &B = M->Optimize) {
     Out << "optimized build: " << joinCommand(B->Command) << ", " << B->Time
         << ", exit status " << B->ExitStatus;

@@ -666,7 +666,7 @@ Error buildFailure(StringRef Phase, const PgoBuild &B, const PgoManifest &M,
   return makeToolError(Phase + ": the build command exited with status " +
                            Twine(B.ExitStatus) + "",
                        joinCommand(B.Command),
-                       "fix the build and run 'kiln pgo " + Phase +
+                       "fix the build and run '" + WS.command(Phase) +
                            "' again; " + Kept);
 }
 

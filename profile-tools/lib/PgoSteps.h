@@ -85,6 +85,15 @@ struct Workspace {
       return Rel.str();
     return Abs.str();
   }
+  /// \returns `kiln pgo <Subcommand>` as the user types it next, here: with
+  /// `--workspace=` unless the workspace is `.kiln` in the current directory
+  /// (kiln_pgo() and a user's own --workspace= put it elsewhere).
+  std::string command(llvm::StringRef Subcommand) const {
+    std::string Command = ("kiln pgo " + Subcommand).str();
+    if (Root != currentDir() + "/.kiln")
+      Command += " " + joinCommand({"--workspace=" + display(Root)});
+    return Command;
+  }
 };
 
 /// An exclusive lock on `<workspace>/lock`, held for its lifetime.
@@ -216,8 +225,9 @@ bool isThinTraining(const TrainingCoverage &C);
 /// the instrumented programs, or, once \p Optimized (the programs replaced
 /// by the optimized build, which writes no profile), an instrumented build
 /// first.
-void describeTraining(const TrainingCoverage &C, llvm::StringRef Prefix,
-                      bool Optimized, llvm::raw_ostream &OS);
+void describeTraining(const TrainingCoverage &C, const Workspace &WS,
+                      llvm::StringRef Prefix, bool Optimized,
+                      llvm::raw_ostream &OS);
 
 /// A link of a profiled program as the wrapper recorded it.
 struct RecordedLink {

@@ -41,8 +41,8 @@ bool isThinTraining(const TrainingCoverage &C) {
   return C.isThin(PgoThinFunctionShare, PgoThinCounterShare);
 }
 
-void describeTraining(const TrainingCoverage &C, StringRef Prefix,
-                      bool Optimized, raw_ostream &OS) {
+void describeTraining(const TrainingCoverage &C, const Workspace &WS,
+                      StringRef Prefix, bool Optimized, raw_ostream &OS) {
   OS << Prefix << "steady-state training: ran " << C.describe() << '\n';
   if (!isThinTraining(C))
     return;
@@ -53,12 +53,16 @@ void describeTraining(const TrainingCoverage &C, StringRef Prefix,
      << "% of the counters; to the compile profile the rest is code that "
         "never runs, and a workload unlike the training runs it slower\n"
      << "kiln: note: add steady-state runs that do what the program's users "
-        "do ('kiln pgo run --scenario=<name> -- <command>', one scenario "
-        "per kind of work), "
-     << (Optimized ? "after 'kiln pgo instrument -- <build command>' again "
-                     "(the programs are the optimized build now, which "
-                     "writes no profile), then 'kiln pgo optimize'\n"
-                   : "then 'kiln pgo optimize' again\n");
+        "do ('"
+     << WS.command("run")
+     << " --scenario=<name> -- <command>', one scenario per kind of work), ";
+  if (Optimized)
+    OS << "after '" << WS.command("instrument")
+       << " -- <build command>' again (the programs are the optimized build "
+          "now, which writes no profile), then '"
+       << WS.command("optimize") << "'\n";
+  else
+    OS << "then '" << WS.command("optimize") << "' again\n";
 }
 
 } // namespace kiln::pgo

@@ -404,7 +404,8 @@ static Error readWorkspace(const ReportOptions &Opts,
                          "workspace (phase: " +
                              M->Phase + ")",
                          WS.display(WS.manifest()),
-                         "run 'kiln pgo optimize -- <build command>' first");
+                         "run '" + WS.command("optimize") +
+                             " -- <build command>' first");
   Build.Recorded = true;
   Build.Phase = M->Phase;
   Build.Flags = join(M->Optimize->Flags, " ");
