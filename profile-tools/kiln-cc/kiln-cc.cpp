@@ -33,11 +33,13 @@
 #include "kiln/Tools/PgoFlags.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -107,6 +109,69 @@ static bool readFile(const std::string &Path, std::string &Text) {
   std::fprintf(stderr, "kiln-cc: error: %s: cannot run: %s\n", Argv[0],
                std::strerror(errno));
   std::exit(127);
+}
+
+static bool writeAll(int FD, const char *Data, size_t Size) {
+  while (Size) {
+    ssize_t N = write(FD, Data, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Data += N;
+    Size -= N;
+  }
+  return true;
+}
+
+// Runs \p Cmd (nm) with its standard output through a pipe, and writes the
+// lines that do not name a symbol of profile instrumentation
+// (namesInstrumentationSymbol); exits with nm's status.
+[[noreturn]] static void
+runWithoutInstrumentationSymbols(const std::vector<std::string> &Cmd) {
+  int Pipe[2];
+  if (pipe2(Pipe, O_CLOEXEC) != 0)
+    run(Cmd);
+  pid_t Child = fork();
+  if (Child < 0)
+    run(Cmd);
+  if (Child == 0) {
+    if (dup2(Pipe[1], STDOUT_FILENO) < 0)
+      std::_Exit(127);
+    run(Cmd);
+  }
+  close(Pipe[1]);
+  // A reader that goes away must not kill the wrapper before nm's status.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::string Pending;
+  char Buffer[65536];
+  bool Writing = true;
+  for (;;) {
+    ssize_t N = read(Pipe[0], Buffer, sizeof(Buffer));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    Pending.append(Buffer, N);
+    size_t Begin = 0, End;
+    while ((End = Pending.find('\n', Begin)) != std::string::npos) {
+      std::string Line = Pending.substr(Begin, End - Begin);
+      if (Writing && !namesInstrumentationSymbol(Line))
+        Writing =
+            writeAll(STDOUT_FILENO, Pending.data() + Begin, End + 1 - Begin);
+      Begin = End + 1;
+    }
+    Pending.erase(0, Begin);
+  }
+  if (Writing && !Pending.empty() && !namesInstrumentationSymbol(Pending))
+    writeAll(STDOUT_FILENO, Pending.data(), Pending.size());
+  close(Pipe[0]);
+  int Status = 0;
+  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
+    ;
+  if (WIFEXITED(Status))
+    std::exit(WEXITSTATUS(Status));
+  std::exit(128 + (WIFSIGNALED(Status) ? WTERMSIG(Status) : 0));
 }
 
 // Appends what this command reads and writes to the phase's build log, in
@@ -191,8 +256,15 @@ int main(int Argc, char **Argv) {
 
   std::vector<std::string> Plain = {Real};
   Plain.insert(Plain.end(), Args.begin(), Args.end());
-  if (T == Tool::Binutil)
+  if (T == Tool::Binutil) {
+    // Only the instrument phase's objects have instrumentation's symbols
+    // (the optimize phase's are bitcode; its instrumentation is in the
+    // link).
+    if (Active && RealName == "llvm-nm" &&
+        std::strcmp(Phase, "instrument") == 0)
+      runWithoutInstrumentationSymbols(Plain);
     run(Plain);
+  }
   CompilerInvocation Inv = classifyCompilerArgs(Args);
   if (!Active) {
     bool ChoosesLinker = false;

@@ -546,3 +546,23 @@ PgoPhaseFlags kiln::withBlockLayout(const PgoPhaseFlags &Final,
   F.TargetLink.push_back("-Wl,--kiln-strict");
   return F;
 }
+
+bool kiln::namesInstrumentationSymbol(const std::string &Line) {
+  static const char *const Prefixes[] = {
+      "__llvm_profile_", "__llvm_prf_", "__profc_", "__profd_",
+      "__profn_",        "__profvp_",   "__profbm_"};
+  size_t Pos = 0;
+  while (Pos < Line.size()) {
+    size_t Start = Line.find_first_not_of(" \t", Pos);
+    if (Start == std::string::npos)
+      break;
+    size_t End = Line.find_first_of(" \t", Start);
+    if (End == std::string::npos)
+      End = Line.size();
+    for (const char *Prefix : Prefixes)
+      if (Line.compare(Start, std::strlen(Prefix), Prefix) == 0)
+        return true;
+    Pos = End;
+  }
+  return false;
+}

@@ -509,4 +509,26 @@ TEST(PgoFlags, AbsolutePaths) {
   EXPECT_EQ(makeAbsoluteLexically("../../..", "/a"), "/");
 }
 
+TEST(PgoFlags, InstrumentationSymbolsInNmOutput) {
+  // BSD, POSIX (-P) and file-prefixed (-A) lines of instrumentation's
+  // symbols, defined and undefined.
+  EXPECT_TRUE(namesInstrumentationSymbol(
+      "0000000000000000 R __llvm_profile_raw_version"));
+  EXPECT_TRUE(namesInstrumentationSymbol("                 U "
+                                         "__llvm_profile_runtime"));
+  EXPECT_TRUE(namesInstrumentationSymbol("__profc_main d 0 8"));
+  EXPECT_TRUE(namesInstrumentationSymbol(
+      "lib.a:a.o: 0000000000000010 V __profd__Z3foov"));
+  EXPECT_TRUE(namesInstrumentationSymbol("\tw __llvm_prf_cnts_start"));
+  // The build's own symbols, an archive member's header, blank lines.
+  EXPECT_FALSE(namesInstrumentationSymbol("0000000000000000 T main"));
+  EXPECT_FALSE(namesInstrumentationSymbol("0000000000000000 B nm_test_var"));
+  EXPECT_FALSE(namesInstrumentationSymbol("a.o:"));
+  EXPECT_FALSE(namesInstrumentationSymbol(""));
+  // A name that only contains a prefix, or a shorter one.
+  EXPECT_FALSE(namesInstrumentationSymbol("0000 T my__profc_counter"));
+  EXPECT_FALSE(namesInstrumentationSymbol("0000 T __prof"));
+  EXPECT_FALSE(namesInstrumentationSymbol("0000 T __llvm_profile"));
+}
+
 } // namespace

@@ -375,6 +375,18 @@ PgoWrapperConfig parseWrapperConfig(const std::string &Text);
 std::string makeAbsoluteLexically(const std::string &Path,
                                   const std::string &Cwd);
 
+/// \returns whether \p Line of `nm`'s output names a symbol that profile
+/// instrumentation adds to an object (the counters, data and names of
+/// `__profc_`/`__profd_`/..., the `__llvm_profile_` version, file name and
+/// runtime hooks), in any of nm's formats (BSD, POSIX `-P`, with the file
+/// name `-A`). The instrument phase's `nm` leaves such lines out: a build
+/// that lists an object's symbols wants its own, as without
+/// instrumentation. libtool's configure check turns a listed
+/// `__llvm_profile_raw_version` into a C declaration, whose link then
+/// fails; libtool then has no command to list symbols, and every library
+/// linked with `-export-symbols-regex` fails to link.
+bool namesInstrumentationSymbol(const std::string &Line);
+
 } // namespace kiln
 
 #endif // KILN_TOOLS_PGOFLAGS_H
