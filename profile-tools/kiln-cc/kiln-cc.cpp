@@ -14,7 +14,8 @@
 /// `objdump`, `readelf` and the llvm-* names CMake looks for. It dispatches
 /// on the name it was run under: the compilers become LLVM 22's clang or
 /// clang++ with the phase's flags (docs/CommandGuide/kiln-pgo.rst), the
-/// binutils LLVM 22's own (llvm-ar, ld.lld, ...), which read ThinLTO bitcode.
+/// binutils LLVM 22's own (llvm-ar, ld.lld, ...), which read ThinLTO bitcode;
+/// the instrument phase's nm without instrumentation's symbols.
 ///
 /// The phase comes from KILN_PGO_WORKSPACE and KILN_PGO_PHASE; the flags from
 /// `<workspace>/<phase>/wrapper.conf`. Each compile and link is logged to
