@@ -217,7 +217,7 @@ static Error noTrainingRanIt(const RecordedLink &L, bool IsLibrary) {
 /// replays and the block profile. \p Libraries are the build's shared
 /// libraries, \p Library the one \p L links (null for a program).
 /// \returns the number of runs replayed; with \p Instructions, callgrind's
-/// Ir of every replay, summed.
+/// Ir of every replay, summed, in all and in the profiled binary's code.
 static Expected<unsigned>
 writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
@@ -225,7 +225,7 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   const PgoWrapperConfig &Final, const PgoEnvironment &Env,
                   ArrayRef<BuildLibrary> Libraries, const BuildLibrary *Library,
                   bool ProgramIsMapped, raw_ostream &Out,
-                  uint64_t *Instructions = nullptr) {
+                  ReplayInstructions *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
   // The runs to replay, per scenario; decided before any link, which a
   // program no run started does not need.
@@ -347,12 +347,10 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
         return Written.takeError();
       ++Replays;
       if (Instructions && !Bolt)
-        for (const std::string &Trace : *Written) {
-          Expected<uint64_t> Ir = callgrindInstructions(Trace);
-          if (!Ir)
-            return Ir.takeError();
-          *Instructions += *Ir;
-        }
+        for (const std::string &Trace : *Written)
+          if (Error E =
+                  addCallgrindInstructions(Trace, Files.Mapped, *Instructions))
+            return E;
       append_range(Profiles, *Written);
     }
     if (Profiles.empty())
@@ -398,6 +396,20 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
              const BuildLibrary *Library, PgoBlockLayout &Result,
              raw_ostream &Out, raw_ostream &Err) {
   Result.Policy = "default";
+  // The other policy changes this binary's code only: where that code ran
+  // fewer instructions than the other would have to save, the other cannot
+  // be chosen, and its replays would be time spent for nothing (a program
+  // whose work is all in a library of the build, a library that its
+  // programs hardly call).
+  if (alternativePolicyCannotPay(Result.DefaultInstructions,
+                                 Result.BinaryInstructions)) {
+    Out << "kiln: optimize: " << WS.display(L.Target)
+        << ": the other compile policy is not measured: its code executed "
+        << Result.BinaryInstructions << " of the replays' "
+        << Result.DefaultInstructions
+        << " instructions, fewer than the other would have to save\n";
+    return {&Final.Flags, Files.Profile};
+  }
   // The same file name as the default's mapped binary (a library's load
   // name).
   BlockLayoutFiles Other(Files.Dir + "/alternative", Files.Mapped);
@@ -406,7 +418,7 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
   Other.BuildLibraries = Files.BuildLibraries;
   Out << "kiln: optimize: block layout of " << WS.display(L.Target)
       << ": measuring the other compile policy on the same replays\n";
-  uint64_t Instructions = 0;
+  ReplayInstructions Instructions;
   Expected<unsigned> Replays = [&]() -> Expected<unsigned> {
     if (std::error_code EC =
             sys::fs::create_directories(sys::path::parent_path(Other.Mapped)))
@@ -423,12 +435,12 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
         << '\n';
     return {&Final.Flags, Files.Profile};
   }
-  Result.AlternativeInstructions = Instructions;
+  Result.AlternativeInstructions = Instructions.Total;
   Out << "kiln: optimize: " << WS.display(L.Target)
       << ": the training's replays executed " << Result.DefaultInstructions
-      << " instructions with the default compile policy, " << Instructions
+      << " instructions with the default compile policy, " << Instructions.Total
       << " with the other\n";
-  if (!prefersAlternativePolicy(Result.DefaultInstructions, Instructions))
+  if (!prefersAlternativePolicy(Result.DefaultInstructions, Instructions.Total))
     return {&Final.Flags, Files.Profile};
   Result.Policy = "alternative";
   return {&Alternative, Other.Profile};
@@ -548,12 +560,14 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
               " s (--block-layout=callgrind lays it out all the same)");
         LibraryReplaySeconds += Estimate;
       }
+      ReplayInstructions Default;
       Expected<unsigned> Replays = writeBlockProfile(
           L, M, *Profiler, Files, Copies, Final.Flags, Final, Env, Libraries,
-          Library, ProgramsHaveAddressMap, Out,
-          Measure ? &Result.DefaultInstructions : nullptr);
+          Library, ProgramsHaveAddressMap, Out, Measure ? &Default : nullptr);
       if (!Replays)
         return Replays.takeError();
+      Result.DefaultInstructions = Default.Total;
+      Result.BinaryInstructions = Default.Binary;
       Result.Replays = *Replays;
       auto [Flags, Profile] =
           Measure ? choosePolicy(L, M, *Profiler, Files, Copies, Final,

@@ -15,6 +15,7 @@
 
 #include "kiln/Tools/PgoFlags.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -84,6 +85,11 @@ kiln::compilePolicyOptions(const PgoTransforms &Transforms) {
 bool kiln::prefersAlternativePolicy(uint64_t Default, uint64_t Alternative) {
   return static_cast<double>(Alternative) <
          static_cast<double>(Default) * (1 - PgoPolicyMinSaving);
+}
+
+bool kiln::alternativePolicyCannotPay(uint64_t Default, uint64_t Binary) {
+  return !prefersAlternativePolicy(Default,
+                                   Default - std::min(Binary, Default));
 }
 
 PgoTransforms kiln::alternativePolicy(const PgoTransforms &Transforms) {

@@ -9,6 +9,8 @@
 #include "PgoReplay.h"
 #include "LibtoolWrapper.h"
 
+#include "kiln/Sources/BlockProfileSources.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
@@ -178,7 +180,8 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
 
 /// \returns the instructions (Ir) callgrind's trace \p Trace counted: its
 /// `totals:` line (or, without one, its `summary:` line).
-Expected<uint64_t> callgrindInstructions(StringRef Trace) {
+Error addCallgrindInstructions(StringRef Trace, StringRef Binary,
+                               ReplayInstructions &Sum) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Trace);
   if (!Buf)
     return skipped(Trace + ": cannot read: " + Buf.getError().message());
@@ -193,11 +196,15 @@ Expected<uint64_t> callgrindInstructions(StringRef Trace) {
     if (Into && !Line.trim().split(' ').first.getAsInteger(10, N))
       *Into = N;
   }
-  if (Totals)
-    return *Totals;
-  if (Summary)
-    return *Summary;
-  return skipped(Trace + ": no totals or summary line");
+  if (!Totals && !Summary)
+    return skipped(Trace + ": no totals or summary line");
+  Expected<uint64_t> InBinary =
+      readCallgrindBinaryInstructions((*Buf)->getMemBufferRef(), Binary);
+  if (!InBinary)
+    return skipped(toString(InBinary.takeError()));
+  Sum.Total += Totals ? *Totals : *Summary;
+  Sum.Binary += *InBinary;
+  return Error::success();
 }
 
 /// Copies the shared libraries of \p LibraryPath's directories (a libtool

@@ -102,8 +102,18 @@ replayRun(const PgoRun &R, const ProgramLaunch &Launch,
           const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
           llvm::raw_ostream &Out);
 
-/// \returns the instructions (Ir) callgrind's trace \p Trace counted.
-llvm::Expected<uint64_t> callgrindInstructions(llvm::StringRef Trace);
+/// The instructions (callgrind's Ir) of replays: in all, and in the code of
+/// the binary they profile.
+struct ReplayInstructions {
+  uint64_t Total = 0;
+  uint64_t Binary = 0;
+};
+
+/// Adds the instructions callgrind's trace \p Trace counted, in all and in
+/// \p Binary's code, to \p Sum.
+llvm::Error addCallgrindInstructions(llvm::StringRef Trace,
+                                     llvm::StringRef Binary,
+                                     ReplayInstructions &Sum);
 
 /// Copies the shared libraries of \p LibraryPath's directories (a libtool
 /// wrapper's, ':'-separated) into directories under \p Into without their

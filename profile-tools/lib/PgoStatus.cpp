@@ -147,6 +147,13 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
             << " (the replays executed " << L.DefaultInstructions
             << " instructions with the default, " << L.AlternativeInstructions
             << " with the other)\n";
+      else if (!L.Policy.empty() && L.DefaultInstructions &&
+               alternativePolicyCannotPay(L.DefaultInstructions,
+                                          L.BinaryInstructions))
+        Out << "    compile policy: the default (the other not measured: "
+               "this binary's code executed "
+            << L.BinaryInstructions << " of the replays' "
+            << L.DefaultInstructions << " instructions)\n";
     }
     for (const PgoLinkCost &C : B->FinalLinks)
       Out << "  final link of " << WS.display(C.Program) << " (" << C.Link

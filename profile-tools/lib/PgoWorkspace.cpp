@@ -65,7 +65,8 @@ static json::Value toJSON(const PgoBlockLayout &L) {
       {"policy", L.Policy},
       {"default_instructions", static_cast<int64_t>(L.DefaultInstructions)},
       {"alternative_instructions",
-       static_cast<int64_t>(L.AlternativeInstructions)}};
+       static_cast<int64_t>(L.AlternativeInstructions)},
+      {"binary_instructions", static_cast<int64_t>(L.BinaryInstructions)}};
 }
 
 static json::Value toJSON(const PgoLinkCost &C) {
@@ -137,7 +138,8 @@ static bool fromJSON(const json::Value &V, PgoBlockLayout &L, json::Path P) {
          O.mapOptional("replays", L.Replays) &&
          O.mapOptional("policy", L.Policy) &&
          O.mapOptional("default_instructions", L.DefaultInstructions) &&
-         O.mapOptional("alternative_instructions", L.AlternativeInstructions);
+         O.mapOptional("alternative_instructions", L.AlternativeInstructions) &&
+         O.mapOptional("binary_instructions", L.BinaryInstructions);
 }
 
 static bool fromJSON(const json::Value &V, PgoLinkCost &C, json::Path P) {

@@ -373,6 +373,17 @@ Error CallgrindParser::parse() {
   return Error::success();
 }
 
+Expected<uint64_t> readCallgrindBinaryInstructions(MemoryBufferRef Buffer,
+                                                   StringRef BinaryPath) {
+  CallgrindParser P(Buffer, BinaryPath);
+  if (Error E = P.parse())
+    return std::move(E);
+  uint64_t Instructions = 0;
+  for (const auto &[Address, Count] : P.Executions)
+    Instructions = layout::addCounts(Instructions, Count);
+  return Instructions;
+}
+
 Error readCallgrindProfile(MemoryBufferRef Buffer, StringRef BinaryPath,
                            const BlockAddressMap &Map, BlockCounts &Counts,
                            BlockReadStats &Stats) {

@@ -161,6 +161,22 @@ TEST(CallgrindBlockReader, CountsBlocksEdgesAndCalls) {
   EXPECT_EQ(Stats.Outside, 0u);
 }
 
+TEST(CallgrindBlockReader, CountsTheBinarysInstructions) {
+  // Its cost lines, mapped or not (1+1+2+1+3+1+1 in f, 1 and 5 in g); not
+  // the call's inclusive 40, not libc's 100.
+  EXPECT_THAT_EXPECTED(readCallgrindBinaryInstructions(
+                           MemoryBufferRef(Callgrind, "cg.out"), "/build/prog"),
+                       HasValue(16u));
+  // A run that did not load it.
+  EXPECT_THAT_EXPECTED(readCallgrindBinaryInstructions(
+                           MemoryBufferRef(Callgrind, "cg.out"), "/bin/other"),
+                       HasValue(0u));
+  EXPECT_THAT_EXPECTED(
+      readCallgrindBinaryInstructions(MemoryBufferRef("version: 1\n", "x.out"),
+                                      "/build/prog"),
+      Failed());
+}
+
 TEST(CallgrindBlockReader, RefusesAnotherProgram) {
   BlockAddressMap Map = makeMap();
   BlockCounts C(Map);

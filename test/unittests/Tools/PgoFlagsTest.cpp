@@ -322,6 +322,13 @@ TEST(PgoFlags, PolicyMeasuredByBlockLayout) {
   EXPECT_FALSE(prefersAlternativePolicy(1000000, 998000));
   EXPECT_FALSE(prefersAlternativePolicy(1000000, 1200000));
   EXPECT_FALSE(prefersAlternativePolicy(0, 0));
+  // It changes only the binary's code: one that ran less than 0.2% of the
+  // replays' instructions cannot make it win.
+  EXPECT_TRUE(alternativePolicyCannotPay(1000000, 2000));
+  EXPECT_FALSE(alternativePolicyCannotPay(1000000, 2001));
+  EXPECT_TRUE(alternativePolicyCannotPay(1000000, 0));
+  EXPECT_FALSE(alternativePolicyCannotPay(1000000, 5000000));
+  EXPECT_TRUE(alternativePolicyCannotPay(0, 0));
   // Its flags: the context-sensitive profile in the links, no promotion
   // threshold.
   PgoProfiles P = profiles();

@@ -243,6 +243,12 @@ inline constexpr double PgoPolicyMinSaving = 0.002;
 /// default's \p Default.
 bool prefersAlternativePolicy(uint64_t Default, uint64_t Alternative);
 
+/// \returns true if the alternative policy cannot be preferred whatever its
+/// replays measure: it changes only the profiled binary's code, which ran
+/// \p Binary of the default replays' \p Default instructions, fewer than
+/// PgoPolicyMinSaving of them.
+bool alternativePolicyCannotPay(uint64_t Default, uint64_t Binary);
+
 /// The LLVM options (without `-mllvm`) that say how the code no training
 /// ran is compiled (PgoTransforms::ColdCodeForSpeed).
 std::vector<std::string> coldCodeOptions(const PgoTransforms &Transforms);

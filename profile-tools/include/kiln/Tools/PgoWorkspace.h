@@ -72,6 +72,9 @@ struct PgoBlockLayout {
   /// measured.
   uint64_t DefaultInstructions = 0;
   uint64_t AlternativeInstructions = 0;
+  /// Of DefaultInstructions, those in the binary's own code: where fewer
+  /// than the alternative would have to save, it is not measured.
+  uint64_t BinaryInstructions = 0;
 };
 
 /// What the last link of a profiled program by `kiln pgo optimize` itself

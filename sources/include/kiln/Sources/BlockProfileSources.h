@@ -121,6 +121,14 @@ llvm::Error readCallgrindProfile(llvm::MemoryBufferRef Buffer,
                                  const BlockAddressMap &Map,
                                  BlockCounts &Counts, BlockReadStats &Stats);
 
+/// \returns the instructions (Ir) that callgrind output \p Buffer counts in
+/// the code of the object whose name is \p BinaryPath's (as
+/// readCallgrindProfile finds it), a call's inclusive cost left out; 0 when
+/// the run did not load it.
+llvm::Expected<uint64_t>
+readCallgrindBinaryInstructions(llvm::MemoryBufferRef Buffer,
+                                llvm::StringRef BinaryPath);
+
 /// Reads BOLT's `.fdata` \p Buffer into \p Counts. `no_lbr` (samples
 /// without branches) and `boltedcollection` (a profile of a BOLT-optimized
 /// binary) files are refused with the reason.
