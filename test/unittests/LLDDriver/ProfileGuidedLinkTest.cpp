@@ -201,7 +201,7 @@ TEST(ProfileGuidedLinkSteps, UserCache) {
 
 TEST(ProfileGuidedLinkSteps, CommandLines) {
   kiln::ScratchPaths Scratch{"/s/out", "/s/lto.o", "/s/cache",
-                              /*SideOutputs=*/""};
+                             /*SideOutputs=*/""};
   std::vector<std::string> Args = {"ld", "-o", "app", "a.o"};
   EXPECT_THAT(kiln::buildPreliminaryLinkArgs(Args, LinkerFlavor::ELF, Scratch),
               ElementsAre("ld", "-o", "app", "a.o", "-o", "/s/out", "--trace",
