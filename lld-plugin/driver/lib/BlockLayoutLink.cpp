@@ -19,6 +19,7 @@
 #include "kiln/Support/UniqueLocalNames.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -152,14 +153,33 @@ checkSectionsProfile(const KilnLinkOptions &Options, const LinkBitcode *Bitcode,
   return Text;
 }
 
+/// Names each function of \p Profile that a symbol of \p Names.Aliases
+/// names by that alias's function, unless the profile has a function of
+/// that name too. The profile names a function by a symbol at its address:
+/// a C++ complete-object constructor or destructor (`C1`/`D1`) where it is
+/// an alias of the base-object one (`C2`/`D2`), whose name the backend
+/// lays the function out by and gives its parts (`<name>.__part.1`,
+/// `<name>.cold`), which the clusters' order must name.
+static void nameFunctionsAsTheBitcode(layout::BlockProfile &Profile,
+                                      const LinkFunctionNames &Names) {
+  StringSet<> Taken;
+  for (const layout::BlockFunction &F : Profile.Functions)
+    Taken.insert(F.Name);
+  for (layout::BlockFunction &F : Profile.Functions) {
+    auto It = Names.Aliases.find(F.Name);
+    if (It == Names.Aliases.end() || !Taken.insert(It->second).second)
+      continue;
+    F.Name = It->second;
+  }
+}
+
 /// Plans the block layout of `--kiln-block-profile=`'s profile and writes
 /// the sections profile and the clusters' order into \p Scratch.
 /// \returns their paths, or empty paths when the profile is unusable (a
 /// warning on \p Diag; `--kiln-strict`: an error).
-static Expected<PlannedBlockProfile>
-planBlockProfile(const KilnLinkOptions &Options,
-                 const layout::BlockLayoutConfig &Config,
-                 ScratchDirectory &Scratch, raw_ostream &Diag) {
+static Expected<PlannedBlockProfile> planBlockProfile(
+    const KilnLinkOptions &Options, const layout::BlockLayoutConfig &Config,
+    const LinkBitcode *Bitcode, ScratchDirectory &Scratch, raw_ostream &Diag) {
   StringRef Path = Options.BlockProfile;
   auto Unusable = [&](const Twine &Why) -> Expected<PlannedBlockProfile> {
     if (Options.Strict)
@@ -176,6 +196,8 @@ planBlockProfile(const KilnLinkOptions &Options,
       parseBlockProfile((*Buffer)->getMemBufferRef());
   if (!Profile)
     return Unusable(toString(Profile.takeError()));
+  if (Bitcode)
+    nameFunctionsAsTheBitcode(*Profile, Bitcode->Names);
   layout::BlockLayout Layout = layout::planBlockLayout(*Profile, Config);
   if (Layout.Functions.empty())
     return Unusable(Path + ": no block of the profile ran in any scenario");
@@ -353,8 +375,8 @@ kiln::applyBlockLayoutOptions(LinkerFlavor Flavor,
     // control never runs a loop top's padding (layout::BlockLayoutConfig).
     layout::BlockLayoutConfig Config;
     Config.KeepsBlockAlignment = hasMllvmOption(LinkerArgs, "align-loops");
-    Expected<PlannedBlockProfile> Planned =
-        planBlockProfile(Options, Config, Scratch, Diag);
+    Expected<PlannedBlockProfile> Planned = planBlockProfile(
+        Options, Config, Bitcode ? &*Bitcode : nullptr, Scratch, Diag);
     if (!Planned)
       return Planned.takeError();
     if (Planned->Sections.empty())

@@ -152,6 +152,10 @@ Error BitcodeNameReader::readBuffer(MemoryBufferRef Buffer, StringRef Where) {
     } else {
       consumeError(Index.takeError());
     }
+    for (const GlobalAlias &A : (*M)->aliases())
+      if (const auto *F = dyn_cast_or_null<Function>(A.getAliaseeObject()))
+        if (!F->isDeclaration() && !A.hasLocalLinkage())
+          Result.Names.Aliases[A.getName()] = F->getName().str();
     for (const Function &F : **M) {
       if (F.isDeclaration())
         continue;

@@ -77,6 +77,12 @@ parseBlockSectionsProfile(llvm::StringRef Path, llvm::StringRef Text);
 struct LinkFunctionNames {
   /// Every function defined in the link's bitcode, locals included.
   llvm::StringSet<> Defined;
+  /// An alias of a function the bitcode defines -> that function's name: a
+  /// C++ complete-object constructor or destructor (`C1`/`D1`) is an alias
+  /// of the base-object one (`C2`/`D2`) when their bodies are the same. A
+  /// profile of the binary names the code by either symbol at its address;
+  /// the backend lays out the function by its own name.
+  llvm::StringMap<std::string> Aliases;
   /// For a local function whose name only one bitcode module defines: the
   /// name ThinLTO gives it if it promotes it (`fn.llvm.<module hash>`).
   llvm::StringMap<std::string> PromotedNames;
