@@ -211,8 +211,7 @@ static Error replayForContextSensitiveProfiles(
       Setup.Stdin = R->Stdin.empty() ? "/dev/null" : R->Stdin;
       Setup.Stdout = "/dev/null";
       Setup.Stderr = Dir + "/stderr.txt";
-      std::string What = "run " + std::to_string(R->Id) + " of scenario '" + S +
-                         "' (" + joinCommand(R->Command) + ")";
+      std::string What = describeRun(*R);
       Expected<ProcessResult> P = runProcess(
           R->Command, {{"LLVM_PROFILE_FILE", Dir + "/%p-%m.profraw"}},
           "optimize: replay", Setup);

@@ -121,8 +121,7 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
                Launch.Executable.empty() ? Files.Mapped : Launch.Executable};
     Command.insert(Command.end(), R.Command.begin() + 1, R.Command.end());
   }
-  std::string What = "run " + std::to_string(R.Id) + " of scenario '" +
-                     R.Scenario + "' (" + joinCommand(R.Command) + ")";
+  std::string What = describeRun(R);
   // The program runs as the libtool wrapper the training ran would have run
   // it: with the build's libraries first on the search path; before them,
   // the copies of the build's libraries this replay is to load.

@@ -63,6 +63,12 @@ std::string currentDir() {
   return Cwd.str().str();
 }
 
+std::string describeRun(const PgoRun &R) {
+  return "run " + std::to_string(R.Id) + " of scenario '" + R.Scenario + "' (" +
+         joinCommand(R.Command) + (R.Stdin.empty() ? "" : " < " + R.Stdin) +
+         ")";
+}
+
 std::string joinCommand(ArrayRef<std::string> Command) {
   std::string Text;
   for (const std::string &A : Command) {

@@ -61,6 +61,9 @@ std::string nowUTC();
 std::string currentDir();
 /// \returns \p Command as a shell would read it back.
 std::string joinCommand(llvm::ArrayRef<std::string> Command);
+/// \returns how optimize's messages name \p R: `run <id> of scenario
+/// '<name>' (<command>[ < <its standard input>])`.
+std::string describeRun(const PgoRun &R);
 
 /// The workspace's paths.
 struct Workspace {
