@@ -445,15 +445,19 @@ void kiln::writeReportHTML(const json::Value &Report, raw_ostream &OS) {
     // "after" layout is the relinked program, measured with the
     // function-level profiles, so every cluster of a function that ran
     // counts as run.
-    if (const json::Array *Blocks = Build->getArray("block_layout"))
+    if (const json::Array *Blocks = Build->getArray("block_layout");
+        Blocks && !Blocks->empty()) {
+      OS << "<p>Block layout (the <i>after</i> layout below is the relinked "
+            "program; with function-level profiles, every cluster of a "
+            "function that ran counts as run):</p>\n<ul>\n";
       for (const json::Value &B : *Blocks)
         if (std::optional<StringRef> Line = B.getAsString()) {
-          OS << "<p>Block layout (the <i>after</i> layout below is the "
-                "relinked program; with function-level profiles, every "
-                "cluster of a function that ran counts as run): <code>";
+          OS << "<li><code>";
           writeEscaped(OS, *Line);
-          OS << "</code>.</p>\n";
+          OS << "</code></li>\n";
         }
+      OS << "</ul>\n";
+    }
     if (const json::Object *T = Build->getObject("steady_training")) {
       OS << "<p>Steady-state training: ran " << getInt(*T, "executed_functions")
          << " of " << getInt(*T, "functions") << " functions, "
