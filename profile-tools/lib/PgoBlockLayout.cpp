@@ -242,9 +242,6 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   }
   if (none_of(Replayable, [](const auto &S) { return !S.second.empty(); }))
     return noTrainingRanIt(L, Library);
-  if (Library && Bolt)
-    return skipped("a shared library: block layout profiles a library "
-                   "under callgrind only (--block-layout=callgrind)");
   if (Files.Dir.find(',') != std::string::npos)
     return skipped("the workspace's path holds a comma, which kiln "
                    "block-profile's scenario lists cannot name");
@@ -527,6 +524,10 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
     auto Attempt = [&]() -> Error {
       if (!NoProfiler.empty())
         return skipped(NoProfiler);
+      // Said before the "profiling" line, which would promise otherwise.
+      if (Library && Source == PgoBlockLayoutSource::Bolt)
+        return skipped("a shared library: block layout profiles a library "
+                       "under callgrind only (--block-layout=callgrind)");
       sys::fs::remove_directories(Files.Dir);
       if (std::error_code EC =
               sys::fs::create_directories(sys::path::parent_path(Files.Mapped)))
