@@ -21,6 +21,12 @@
 
 using namespace kiln;
 
+// Kiln names its linkers by path (`-fuse-ld=<path>`, the links' own
+// flags win over it), which clang's -Wextra calls deprecated
+// (-Wfuse-ld-path): the warning is Kiln's, in every link of a build with
+// -Wextra, and -Werror would make it fail the link. Every link turns it off.
+static const char *const NoLinkerPathWarning = "-Wno-fuse-ld-path";
+
 PgoPhaseFlags kiln::computeInstrumentFlags(const PgoToolPaths &Tools,
                                            const std::string &UntrackedRawDir) {
   PgoPhaseFlags F;
@@ -30,7 +36,7 @@ PgoPhaseFlags kiln::computeInstrumentFlags(const PgoToolPaths &Tools,
   std::string Generate = "-fprofile-generate=" + UntrackedRawDir;
   F.Compile = {Generate, "-ftemporal-profile"};
   F.Link = {Generate, "-ftemporal-profile",
-            "-fuse-ld=" + Tools.LLVMBinDir + "/ld.lld"};
+            "-fuse-ld=" + Tools.LLVMBinDir + "/ld.lld", NoLinkerPathWarning};
   return F;
 }
 
@@ -194,6 +200,7 @@ PgoPhaseFlags kiln::computeOptimizeFlags(const PgoToolPaths &Tools,
   // Links that are not one of the profiled programs (configure checks, the
   // project's helpers) need no Kiln: ld.lld reads the ThinLTO bitcode.
   F.Link.push_back("-fuse-ld=" + Tools.LLVMBinDir + "/ld.lld");
+  F.Link.push_back(NoLinkerPathWarning);
 
   bool UseKilnLLD = (Transforms.Order &&
                      (!Profiles.Startup.empty() || !Profiles.Steady.empty())) ||

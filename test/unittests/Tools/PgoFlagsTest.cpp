@@ -42,7 +42,8 @@ TEST(PgoFlags, Instrument) {
                                      "-ftemporal-profile"));
   EXPECT_THAT(F.Link,
               ElementsAre("-fprofile-generate=/ws/raw/untracked",
-                          "-ftemporal-profile", "-fuse-ld=/llvm/bin/ld.lld"));
+                          "-ftemporal-profile", "-fuse-ld=/llvm/bin/ld.lld",
+                          "-Wno-fuse-ld-path"));
   EXPECT_THAT(F.TargetLink, IsEmpty());
 }
 
@@ -54,7 +55,8 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wno-error=backend-plugin", "-mllvm",
                           "-icp-total-percent-threshold=90", "-flto=thin"));
   EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-flto=thin"));
-  EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld"));
+  EXPECT_THAT(F.Link, ElementsAre("-flto=thin", "-fuse-ld=/llvm/bin/ld.lld",
+                                  "-Wno-fuse-ld-path"));
   // A profiled program's link runs its ThinLTO backends with the profile,
   // as a stock PGO link does.
   EXPECT_THAT(F.TargetLink,
@@ -131,7 +133,8 @@ TEST(PgoFlags, OptimizeSwitches) {
                             "-fpass-plugin=/p.so", "-mllvm",
                             "-kiln-split-functions", "-ffunction-sections"));
     EXPECT_THAT(F.UnprofiledCompile, ElementsAre("-ffunction-sections"));
-    EXPECT_THAT(F.Link, ElementsAre("-fuse-ld=/llvm/bin/ld.lld"));
+    EXPECT_THAT(F.Link,
+                ElementsAre("-fuse-ld=/llvm/bin/ld.lld", "-Wno-fuse-ld-path"));
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                             "-Wl,--kiln-startup-profile=/ws/profiles/"
