@@ -249,10 +249,8 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
     // The final link carried the map and the map changes no code: the
     // program without its debug info is the binary to profile, one ThinLTO
     // link fewer.
-    if (Error E = runTool({Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug",
-                           L.Target, Files.Mapped},
-                          "optimize: block layout", L.Target))
-      return skipped(toString(std::move(E)));
+    if (Error E = copyWithoutDebugInfo(L.Target, Files.Mapped, Env))
+      return E;
   } else if (Error E = linkInto(
                  L,
                  withBlockAddressMap(Flags, Bolt ? AddressMapUse::Bolt
@@ -303,10 +301,8 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
             return skipped(Dir +
                            ": cannot create the directory: " + EC.message());
           It->second = Dir + "/" + sys::path::filename(Launch.Program).str();
-          if (Error E = runTool({Env.LLVMBinDir + "/llvm-objcopy",
-                                 "--strip-debug", Launch.Program, It->second},
-                                "optimize: block layout", Launch.Program))
-            return skipped(toString(std::move(E)));
+          if (Error E = copyWithoutDebugInfo(Launch.Program, It->second, Env))
+            return E;
         }
         Launch.Executable = It->second;
       }

@@ -177,8 +177,8 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
   return Profiles;
 }
 
-/// \returns the instructions (Ir) callgrind's trace \p Trace counted: its
-/// `totals:` line (or, without one, its `summary:` line).
+/// The trace's total is its `totals:` line (or, without one, its `summary:`
+/// line); the binary's, the costs of its object.
 Error addCallgrindInstructions(StringRef Trace, StringRef Binary,
                                ReplayInstructions &Sum) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Trace);
@@ -203,6 +203,15 @@ Error addCallgrindInstructions(StringRef Trace, StringRef Binary,
     return skipped(toString(InBinary.takeError()));
   Sum.Total += Totals ? *Totals : *Summary;
   Sum.Binary += *InBinary;
+  return Error::success();
+}
+
+Error copyWithoutDebugInfo(StringRef From, StringRef To,
+                           const PgoEnvironment &Env) {
+  if (Error E = runTool({Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug",
+                         From.str(), To.str()},
+                        "optimize: block layout", From))
+    return skipped(toString(std::move(E)));
   return Error::success();
 }
 
@@ -250,10 +259,8 @@ Expected<std::string> librariesWithoutDebugInfo(StringRef LibraryPath,
       if (Status.type() != sys::fs::file_type::regular_file ||
           identify_magic(From, Magic) || Magic != file_magic::elf_shared_object)
         continue;
-      if (Error E = runTool(
-              {Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug", From, Target},
-              "optimize: block layout", From))
-        return skipped(toString(std::move(E)));
+      if (Error E = copyWithoutDebugInfo(From, Target, Env))
+        return E;
     }
     Copies.push_back(std::move(To));
   }
@@ -271,10 +278,8 @@ Error copyBuildLibraries(ArrayRef<BuildLibrary> Libraries, StringRef Dir,
     std::string To = (Dir + "/" + L.Info.LoadName).str();
     if (L.Path == Except || sys::fs::exists(To))
       continue;
-    if (Error E = runTool(
-            {Env.LLVMBinDir + "/llvm-objcopy", "--strip-debug", L.Path, To},
-            "optimize: block layout", L.Path))
-      return skipped(toString(std::move(E)));
+    if (Error E = copyWithoutDebugInfo(L.Path, To, Env))
+      return E;
   }
   return Error::success();
 }

@@ -122,6 +122,12 @@ llvm::Expected<std::string>
 librariesWithoutDebugInfo(llvm::StringRef LibraryPath, llvm::StringRef Into,
                           const PgoEnvironment &Env);
 
+/// Copies the ELF file \p From to \p To without its debug information
+/// (`llvm-objcopy --strip-debug`), which valgrind cannot always read; the
+/// code is the same. \returns a skip reason on failure.
+llvm::Error copyWithoutDebugInfo(llvm::StringRef From, llvm::StringRef To,
+                                 const PgoEnvironment &Env);
+
 /// Copies \p Libraries, the build's shared libraries as linked now, without
 /// their debug information into \p Dir under the names programs load them
 /// by; \p Except (a path) is left out.
