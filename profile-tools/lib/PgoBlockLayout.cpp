@@ -15,9 +15,12 @@
 /// instrumentation or callgrind), the block profile is read from their
 /// profiles with `kiln block-profile`'s code, and the program is relinked
 /// by kiln-lld with `--kiln-block-profile=` in place of the function-level
-/// order. The program's output is replaced only once the relink succeeded:
-/// any failure leaves the function-level program, with one warning saying
-/// why.
+/// order. A training run whose command started none of the build's
+/// programs itself (a script) is replayed as it ran, with a stand-in at the
+/// program's paths that runs the profiled binary under the profiler
+/// (ProgramStandIn.h). The program's output is replaced only once the
+/// relink succeeded: any failure leaves the function-level program, with
+/// one warning saying why.
 ///
 /// A shared library the build linked is laid out the same way, after the
 /// programs: the training runs whose programs load it (directly or through
@@ -207,38 +210,46 @@ static Error noTrainingRanIt(const RecordedLink &L, bool IsLibrary) {
   if (IsLibrary)
     return skipped("a shared library that no training run's program loads; "
                    "a replay runs one of the build's own programs, or a "
-                   "libtool wrapper of one");
-  return skipped("no training run ran it (a replay runs the program itself, "
-                 "or a libtool wrapper of it, not another script that starts "
-                 "it)");
+                   "libtool wrapper of one; the run of a script, for "
+                   "the build's programs only");
+  return skipped("no training run started it, itself or from its command "
+                 "(a script)");
 }
 
 /// The address-mapped link of \p L with \p Flags, its profiler, the
-/// replays and the block profile. \p Libraries are the build's shared
-/// libraries, \p Library the one \p L links (null for a program).
+/// replays and the block profile. \p Links are the build's profiled
+/// programs and libraries, \p Libraries its shared libraries, \p Library
+/// the one \p L links (null for a program).
 /// \returns the number of runs replayed; with \p Instructions, callgrind's
 /// Ir of every replay, summed, in all and in the profiled binary's code.
 static Expected<unsigned>
 writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
                   const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
-                  ArrayRef<ProgramCopy> Copies, const PgoPhaseFlags &Flags,
-                  const PgoWrapperConfig &Final, const PgoEnvironment &Env,
-                  ArrayRef<BuildLibrary> Libraries, const BuildLibrary *Library,
-                  bool ProgramIsMapped, raw_ostream &Out,
+                  ArrayRef<RecordedLink> Links, ArrayRef<ProgramCopy> Copies,
+                  const PgoPhaseFlags &Flags, const PgoWrapperConfig &Final,
+                  const PgoEnvironment &Env, ArrayRef<BuildLibrary> Libraries,
+                  const BuildLibrary *Library, bool ProgramIsMapped,
+                  raw_ostream &Out,
                   ReplayInstructions *Instructions = nullptr) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
   // The runs to replay, per scenario; decided before any link, which a
-  // program no run started does not need.
+  // program no run started does not need. A run that started none of the
+  // build's programs itself (a script) may have started this one: its
+  // command is replayed with stand-ins at the program's paths.
   std::vector<std::pair<std::string,
                         std::vector<std::pair<const PgoRun *, ProgramLaunch>>>>
       Replayable;
   for (const std::string &S : M.usableScenarios()) {
     Replayable.push_back({S, {}});
-    for (const PgoRun *R : M.usedRuns(S))
-      if (std::optional<ProgramLaunch> Launch =
-              Library ? runLoadsLibrary(*R, *Library, Libraries)
-                      : runsProgram(*R, L, Copies))
+    for (const PgoRun *R : M.usedRuns(S)) {
+      std::optional<ProgramLaunch> Launch =
+          Library ? runLoadsLibrary(*R, *Library, Libraries)
+                  : runsProgram(*R, L, Copies);
+      if (!Launch && !Library)
+        Launch = commandMayStartProgram(*R, L, Links, Copies);
+      if (Launch)
         Replayable.back().second.emplace_back(R, std::move(*Launch));
+    }
   }
   if (none_of(Replayable, [](const auto &S) { return !S.second.empty(); }))
     return noTrainingRanIt(L, Library);
@@ -383,11 +394,11 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
 static std::pair<const PgoPhaseFlags *, std::string>
 choosePolicy(const RecordedLink &L, const PgoManifest &M,
              const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
-             ArrayRef<ProgramCopy> Copies, const PgoWrapperConfig &Final,
-             const PgoPhaseFlags &Alternative, const Workspace &WS,
-             const PgoEnvironment &Env, ArrayRef<BuildLibrary> Libraries,
-             const BuildLibrary *Library, PgoBlockLayout &Result,
-             raw_ostream &Out, raw_ostream &Err) {
+             ArrayRef<RecordedLink> Links, ArrayRef<ProgramCopy> Copies,
+             const PgoWrapperConfig &Final, const PgoPhaseFlags &Alternative,
+             const Workspace &WS, const PgoEnvironment &Env,
+             ArrayRef<BuildLibrary> Libraries, const BuildLibrary *Library,
+             PgoBlockLayout &Result, raw_ostream &Out, raw_ostream &Err) {
   Result.Policy = "default";
   // The other policy changes this binary's code only: where that code ran
   // fewer instructions than the other would have to save, the other cannot
@@ -417,8 +428,8 @@ choosePolicy(const RecordedLink &L, const PgoManifest &M,
             sys::fs::create_directories(sys::path::parent_path(Other.Mapped)))
       return skipped(Other.Dir +
                      ": cannot create the directory: " + EC.message());
-    return writeBlockProfile(L, M, Profiler, Other, Copies, Alternative, Final,
-                             Env, Libraries, Library,
+    return writeBlockProfile(L, M, Profiler, Other, Links, Copies, Alternative,
+                             Final, Env, Libraries, Library,
                              /*ProgramIsMapped=*/false, Out, &Instructions);
   }();
   if (!Replays) {
@@ -559,15 +570,16 @@ Error blockLayoutRelink(const Workspace &WS, const PgoEnvironment &Env,
       }
       ReplayInstructions Default;
       Expected<unsigned> Replays = writeBlockProfile(
-          L, M, *Profiler, Files, Copies, Final.Flags, Final, Env, Libraries,
-          Library, ProgramsHaveAddressMap, Out, Measure ? &Default : nullptr);
+          L, M, *Profiler, Files, Links, Copies, Final.Flags, Final, Env,
+          Libraries, Library, ProgramsHaveAddressMap, Out,
+          Measure ? &Default : nullptr);
       if (!Replays)
         return Replays.takeError();
       Result.DefaultInstructions = Default.Total;
       Result.BinaryInstructions = Default.Binary;
       Result.Replays = *Replays;
       auto [Flags, Profile] =
-          Measure ? choosePolicy(L, M, *Profiler, Files, Copies, Final,
+          Measure ? choosePolicy(L, M, *Profiler, Files, Links, Copies, Final,
                                  *Alternative, WS, Env, Libraries, Library,
                                  Result, Out, Err)
                   : std::make_pair(&Final.Flags, Files.Profile);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PgoSteps.h"
+#include "ProgramStandIn.h"
 
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/PgoFlags.h"
@@ -395,6 +396,19 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
     return makeToolError(
         "optimize: there is no instrumented build", WS.display(WS.manifest()),
         "run '" + WS.command("instrument") + " -- <build command>' first");
+  // A block layout replay killed while stand-ins held a program's paths
+  // left the programs beside them; the build below must see its own.
+  {
+    std::vector<std::string> Paths;
+    for (const PgoFileStamp &P : M->Instrument->Programs)
+      Paths.push_back(P.Path);
+    for (const PgoRun &R : M->Runs)
+      if (R.Program)
+        Paths.push_back(R.Program->Path);
+    if (Error E = restoreLeftOriginals(Paths, Out))
+      return makeToolError("optimize: " + toString(std::move(E)), "",
+                           "move it back by hand");
+  }
   std::vector<std::string> Scenarios = M->usableScenarios();
   if (Scenarios.empty())
     return makeToolError("optimize: no training run of the instrumented build "

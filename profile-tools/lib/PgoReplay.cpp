@@ -8,6 +8,7 @@
 
 #include "PgoReplay.h"
 #include "LibtoolWrapper.h"
+#include "ProgramStandIn.h"
 
 #include "kiln/Sources/BlockProfileSources.h"
 
@@ -53,6 +54,22 @@ std::optional<ProgramLaunch> runsProgram(const PgoRun &R, const RecordedLink &L,
   return std::nullopt;
 }
 
+std::optional<ProgramLaunch>
+commandMayStartProgram(const PgoRun &R, const RecordedLink &L,
+                       ArrayRef<RecordedLink> Links,
+                       ArrayRef<ProgramCopy> Copies) {
+  if (any_of(Links, [&](const RecordedLink &Other) {
+        return runsProgram(R, Other, Copies).has_value();
+      }))
+    return std::nullopt;
+  ProgramLaunch Launch;
+  Launch.StandInFor.push_back(L.Target);
+  for (const ProgramCopy &C : Copies)
+    if (C.Target == L.Target)
+      Launch.StandInFor.push_back(C.Copy);
+  return Launch;
+}
+
 /// \returns how \p R ran a program that loads \p Library, one of the
 /// build's \p Libraries, or std::nullopt if it did not.
 std::optional<ProgramLaunch> runLoadsLibrary(const PgoRun &R,
@@ -89,6 +106,113 @@ static bool traceRanObject(StringRef Trace, StringRef Object) {
   });
 }
 
+/// The options every callgrind replay runs with: per-instruction costs and
+/// the jumps, from which the block profile reads blocks and edges.
+static const char *const CallgrindOptions[] = {
+    "--tool=callgrind", "--dump-instr=yes", "--collect-jumps=yes"};
+
+/// \returns the files of \p Dir whose names start with \p Prefix and end
+/// with \p Suffix, sorted.
+static std::vector<std::string> filesNamed(StringRef Dir, StringRef Prefix,
+                                           StringRef Suffix) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (Name.starts_with(Prefix) && Name.ends_with(Suffix))
+      Files.push_back(It->path());
+  }
+  llvm::sort(Files);
+  return Files;
+}
+
+/// Moves the .fdata profiles BOLT's instrumented binary wrote, one per
+/// process (`--instrumentation-file-append-pid`), into \p RunDir, each
+/// run's into its own; appends them to \p Profiles.
+static Error moveRunFdata(const BlockLayoutFiles &Files, StringRef RunDir,
+                          std::vector<std::string> &Profiles) {
+  for (const std::string &F :
+       filesNamed(sys::path::parent_path(Files.FdataStem), "", ".fdata")) {
+    std::string To = (RunDir + "/" + sys::path::filename(F)).str();
+    if (std::error_code EC = sys::fs::rename(F, To))
+      return skipped(F + ": cannot move the profile: " + EC.message());
+    Profiles.push_back(To);
+  }
+  return Error::success();
+}
+
+/// Replays \p R's own command, which may start the program, with stand-ins
+/// at the program's paths (\p Launch.StandInFor): for callgrind, a shell
+/// script that runs the profiled binary under it, one trace per process
+/// (valgrind's messages in a log of their own, apart from the command's
+/// standard error); for BOLT, the instrumented binary itself. \returns the
+/// traces or profiles the program's processes wrote.
+static Expected<std::vector<std::string>>
+replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
+                   const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
+                   StringRef RunDir, const ProcessSetup &Setup, StringRef What,
+                   raw_ostream &Out) {
+  bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
+  std::string StandIn = Files.Instrumented;
+  if (!Bolt) {
+    StandIn = (RunDir + "/stand-in").str();
+    std::string Script = "#!/bin/sh\n# kiln pgo optimize: block layout's "
+                         "replay of a training run's command\n";
+    if (!Launch.LibraryDir.empty())
+      Script += "LD_LIBRARY_PATH=" + shellQuote(Launch.LibraryDir) +
+                "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\nexport "
+                "LD_LIBRARY_PATH\n";
+    Script += "exec " + shellQuote(Profiler.Tool);
+    for (const char *O : CallgrindOptions)
+      Script += std::string(" ") + O;
+    Script +=
+        " " +
+        shellQuote(
+            ("--callgrind-out-file=" + RunDir + "/callgrind.out.%p").str()) +
+        " " + shellQuote(("--log-file=" + RunDir + "/valgrind.%p.log").str()) +
+        " " + shellQuote(Files.Mapped) + " \"$@\"\n";
+    if (Error E = writeFileAtomically(StandIn, Script))
+      return skipped(toString(std::move(E)));
+  }
+  std::string Program = sys::path::filename(Launch.StandInFor.front()).str();
+  Expected<ProcessResult> P = [&]() -> Expected<ProcessResult> {
+    ProgramStandIns StandIns;
+    if (Error E = StandIns.install(Launch.StandInFor, StandIn))
+      return skipped("replaying " + What + ": " + toString(std::move(E)));
+    Expected<ProcessResult> Ran =
+        runProcess(R.Command, {}, "optimize: block layout replay", Setup);
+    if (Error E = StandIns.restore()) {
+      if (Ran)
+        return std::move(E);
+      return joinErrors(Ran.takeError(), std::move(E));
+    }
+    return Ran;
+  }();
+  if (!P)
+    return skipped("replaying " + What + ": " + toString(P.takeError()));
+  if (P->ExitStatus != R.ExitStatus)
+    return skipped("replaying " + What + " exited with status " +
+                   std::to_string(P->ExitStatus) + ", the training run with " +
+                   std::to_string(R.ExitStatus) + " (see " + Setup.Stderr +
+                   (Bolt ? "" : " and the valgrind logs beside it") + ")");
+  std::vector<std::string> Profiles;
+  if (Bolt) {
+    if (Error E = moveRunFdata(Files, RunDir, Profiles))
+      return std::move(E);
+  } else {
+    Profiles = filesNamed(RunDir, "callgrind.out.", "");
+  }
+  Out << "kiln: optimize: replayed " << What << " for block layout: ";
+  if (Profiles.empty())
+    Out << "it did not start " << Program << '\n';
+  else
+    Out << "it started " << Program << " " << Profiles.size()
+        << " time(s), run by a stand-in under "
+        << (Bolt ? "BOLT's instrumentation" : "callgrind") << '\n';
+  return Profiles;
+}
+
 /// Replays \p R, which ran the program as \p Launch says, on the profiled
 /// binary (or, for a library, on the program that loads it); \returns the
 /// profiles it wrote.
@@ -106,6 +230,10 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
   Setup.Stdin = R.Stdin.empty() ? "/dev/null" : R.Stdin;
   Setup.Stdout = "/dev/null";
   Setup.Stderr = RunDir + "/stderr.txt";
+  std::string What = describeRun(R);
+  if (!Launch.StandInFor.empty())
+    return replayWithStandIns(R, Launch, Profiler, Files, RunDir, Setup, What,
+                              Out);
   std::vector<std::string> Command;
   std::string Trace = RunDir + "/callgrind.out";
   if (Profiler.Source == PgoBlockLayoutSource::Bolt) {
@@ -113,15 +241,15 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
     Command = R.Command;
     Setup.Executable = Files.Instrumented;
   } else {
-    Command = {Profiler.Tool,
-               "--tool=callgrind",
-               "--dump-instr=yes",
-               "--collect-jumps=yes",
-               "--callgrind-out-file=" + Trace,
-               Launch.Executable.empty() ? Files.Mapped : Launch.Executable};
+    Command = {Profiler.Tool};
+    Command.insert(Command.end(), std::begin(CallgrindOptions),
+                   std::end(CallgrindOptions));
+    Command.insert(Command.end(),
+                   {"--callgrind-out-file=" + Trace, Launch.Executable.empty()
+                                                         ? Files.Mapped
+                                                         : Launch.Executable});
     Command.insert(Command.end(), R.Command.begin() + 1, R.Command.end());
   }
-  std::string What = describeRun(R);
   // The program runs as the libtool wrapper the training ran would have run
   // it: with the build's libraries first on the search path; before them,
   // the copies of the build's libraries this replay is to load.
@@ -156,22 +284,8 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
     Profiles.push_back(Trace);
     return Profiles;
   }
-  // One .fdata per process of the run (`--instrumentation-file-append-pid`);
-  // each run's go into its own directory.
-  StringRef FdataDir = sys::path::parent_path(Files.FdataStem);
-  std::error_code EC;
-  std::vector<std::string> Written;
-  for (sys::fs::directory_iterator It(FdataDir, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (StringRef(It->path()).ends_with(".fdata"))
-      Written.push_back(It->path());
-  llvm::sort(Written);
-  for (const std::string &F : Written) {
-    std::string To = RunDir + "/" + sys::path::filename(F).str();
-    if (std::error_code RenameEC = sys::fs::rename(F, To))
-      return skipped(F + ": cannot move the profile: " + RenameEC.message());
-    Profiles.push_back(To);
-  }
+  if (Error E = moveRunFdata(Files, RunDir, Profiles))
+    return std::move(E);
   if (Profiles.empty())
     return skipped("replaying " + What + " wrote no .fdata profile");
   return Profiles;

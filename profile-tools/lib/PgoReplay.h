@@ -8,7 +8,8 @@
 ///
 /// \file
 /// How block layout (PgoBlockLayout.cpp) replays a training run: which runs
-/// ran a program, or a program that loads one of the build's shared
+/// ran a program (itself, or from its command with a stand-in in the
+/// program's place), or a program that loads one of the build's shared
 /// libraries, and with what environment; the replay under callgrind or
 /// BOLT's instrumentation; the copies without debug information of the
 /// libraries a replay loads, which valgrind cannot always read (LLVM 22's
@@ -82,12 +83,27 @@ struct ProgramLaunch {
   std::string Executable;
   /// A directory of the build's libraries, first on LD_LIBRARY_PATH.
   std::string LibraryDir;
+  /// Where the run's own command (a script) may have started the program:
+  /// its paths, each of which holds a stand-in running the profiled binary
+  /// under the profiler while that command is replayed. Empty where the
+  /// run started the program itself.
+  std::vector<std::string> StandInFor;
 };
 
 /// \returns how \p R ran \p L's program (or a copy of it the build made),
 /// or std::nullopt if it did not.
 std::optional<ProgramLaunch> runsProgram(const PgoRun &R, const RecordedLink &L,
                                          llvm::ArrayRef<ProgramCopy> Copies);
+
+/// \returns how \p R may have started \p L's program where its command
+/// started none of the build's programs \p Links itself (nor a copy
+/// \p Copies has of one, nor a libtool wrapper of one): a script, a shell,
+/// a test driver, which the replay runs with stand-ins at the program's
+/// paths; std::nullopt where the run started a program of the build.
+std::optional<ProgramLaunch>
+commandMayStartProgram(const PgoRun &R, const RecordedLink &L,
+                       llvm::ArrayRef<RecordedLink> Links,
+                       llvm::ArrayRef<ProgramCopy> Copies);
 
 /// \returns how \p R ran a program that loads \p Library, one of the
 /// build's \p Libraries, or std::nullopt if it did not.
@@ -96,7 +112,8 @@ runLoadsLibrary(const PgoRun &R, const BuildLibrary &Library,
                 llvm::ArrayRef<BuildLibrary> Libraries);
 
 /// Replays \p R, which ran the program as \p Launch says, under
-/// \p Profiler; \returns the profiles it wrote into \p Files' directory.
+/// \p Profiler; \returns the profiles it wrote into \p Files' directory
+/// (none where a command with stand-ins did not start the program).
 llvm::Expected<std::vector<std::string>>
 replayRun(const PgoRun &R, const ProgramLaunch &Launch,
           const BlockProfiler &Profiler, const BlockLayoutFiles &Files,
