@@ -734,10 +734,19 @@ def flow_train(prog: Program, work: Path, args, name: str) -> tuple[Path, dict]:
     _, times["instrument_wall_s"], times["instrument_cpu_s"] = run(
         [kiln, "pgo", "instrument", "--"] + prog.build.command(args.jobs), app,
         logs / "instrument.log")
-    for i, (mode, margs) in enumerate(prog.training):
-        log("%s: kiln pgo run --scenario=%s -- %s" % (name, mode, " ".join(margs)))
+    commands = [(mode, ["./" + prog.built] + margs) for mode, margs in prog.training]
+    if args.train_through_script:
+        # One command per scenario, as a user who trains with a shell loop
+        # writes it: the program's runs in the training's order.
+        scripts: dict[str, list[str]] = {}
+        for mode, cmd in commands:
+            scripts.setdefault(mode, []).append(" ".join(shlex.quote(a) for a in cmd))
+        commands = [(mode, ["sh", "-c", " && ".join(lines)])
+                    for mode, lines in scripts.items()]
+    for i, (mode, cmd) in enumerate(commands):
+        log("%s: kiln pgo run --scenario=%s -- %s" % (name, mode, " ".join(cmd)))
         _, wall, cpu = run(
-            [kiln, "pgo", "run", "--scenario=" + mode, "--", "./" + prog.built] + margs, app,
+            [kiln, "pgo", "run", "--scenario=" + mode, "--"] + cmd, app,
             logs / ("run-%d-%s.log" % (i, mode)))
         times["run_%s_wall_s" % mode] = times.get("run_%s_wall_s" % mode, 0.0) + wall
         times["run_%s_cpu_s" % mode] = times.get("run_%s_cpu_s" % mode, 0.0) + cpu
@@ -1203,6 +1212,10 @@ def main(argv=None) -> int:
                          "run's temporal profile, on the IR PGO program), bolt (BOLT on the "
                          "IR PGO program, trained on the same runs), fe-bolt (BOLT on the "
                          "front-end PGO program)")
+    ap.add_argument("--train-through-script", action="store_true",
+                    help="Kiln's rows: each scenario's training runs as one `kiln pgo run "
+                         "-- sh -c '<run> && <run> ...'` instead of one run per program "
+                         "start (the stock rows train as before)")
     ap.add_argument("--overhead-rounds", type=int, default=0,
                     help="also measure the flow's own cost: N interleaved pairs of "
                          "instrumented builds with and without kiln pgo")
