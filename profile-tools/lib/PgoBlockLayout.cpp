@@ -210,8 +210,7 @@ static Error noTrainingRanIt(const RecordedLink &L, bool IsLibrary) {
   if (IsLibrary)
     return skipped("a shared library that no training run's program loads; "
                    "a replay runs one of the build's own programs, or a "
-                   "libtool wrapper of one; the run of a script, for "
-                   "the build's programs only");
+                   "libtool wrapper of one, or a script that starts one");
   return skipped("no training run started it, itself or from its command "
                  "(a script)");
 }
@@ -245,8 +244,10 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
       std::optional<ProgramLaunch> Launch =
           Library ? runLoadsLibrary(*R, *Library, Libraries)
                   : runsProgram(*R, L, Copies);
-      if (!Launch && !Library)
-        Launch = commandMayStartProgram(*R, L, Links, Copies);
+      if (!Launch)
+        Launch = Library ? commandMayLoadLibrary(*R, *Library, Libraries, Links,
+                                                 Copies)
+                         : commandMayStartProgram(*R, L, Links, Copies);
       if (Launch)
         Replayable.back().second.emplace_back(R, std::move(*Launch));
     }
@@ -299,23 +300,37 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
         Launch.LibraryDir = LibraryDir;
   }
   // A library's replays run its programs, each as a copy without debug
-  // information.
+  // information (a stand-in runs the copy of the program it stands for).
   if (Library) {
     StringMap<std::string> ProgramCopies;
+    auto CopyOf = [&](StringRef Program) -> Expected<std::string> {
+      auto [It, New] = ProgramCopies.try_emplace(Program);
+      if (New) {
+        std::string Dir =
+            Files.Dir + "/programs/" + std::to_string(ProgramCopies.size());
+        if (std::error_code EC = sys::fs::create_directories(Dir))
+          return skipped(Dir +
+                         ": cannot create the directory: " + EC.message());
+        It->second = Dir + "/" + sys::path::filename(Program).str();
+        if (Error E = copyWithoutDebugInfo(Program, It->second, Env))
+          return std::move(E);
+      }
+      return It->second;
+    };
     for (auto &[S, Runs] : Replayable)
       for (auto &[R, Launch] : Runs) {
-        auto [It, New] = ProgramCopies.try_emplace(Launch.Program);
-        if (New) {
-          std::string Dir =
-              Files.Dir + "/programs/" + std::to_string(ProgramCopies.size());
-          if (std::error_code EC = sys::fs::create_directories(Dir))
-            return skipped(Dir +
-                           ": cannot create the directory: " + EC.message());
-          It->second = Dir + "/" + sys::path::filename(Launch.Program).str();
-          if (Error E = copyWithoutDebugInfo(Launch.Program, It->second, Env))
-            return E;
+        for (StandIn &SI : Launch.StandIns) {
+          Expected<std::string> Copy = CopyOf(SI.Path);
+          if (!Copy)
+            return Copy.takeError();
+          SI.Executable = *Copy;
         }
-        Launch.Executable = It->second;
+        if (Launch.StandIns.empty()) {
+          Expected<std::string> Copy = CopyOf(Launch.Program);
+          if (!Copy)
+            return Copy.takeError();
+          Launch.Executable = *Copy;
+        }
       }
   }
 

@@ -54,19 +54,52 @@ std::optional<ProgramLaunch> runsProgram(const PgoRun &R, const RecordedLink &L,
   return std::nullopt;
 }
 
+/// \returns whether \p R started one of \p Links' programs itself (or a
+/// copy \p Copies has of one, or a libtool wrapper of one).
+static bool startsABuildProgram(const PgoRun &R, ArrayRef<RecordedLink> Links,
+                                ArrayRef<ProgramCopy> Copies) {
+  return any_of(Links, [&](const RecordedLink &L) {
+    return runsProgram(R, L, Copies).has_value();
+  });
+}
+
+/// Adds stand-ins at \p Program and at the build's copies of it to
+/// \p Launch.
+static void addStandIns(ProgramLaunch &Launch, StringRef Program,
+                        ArrayRef<ProgramCopy> Copies) {
+  Launch.StandIns.push_back({Program.str(), ""});
+  for (const ProgramCopy &C : Copies)
+    if (C.Target == Program)
+      Launch.StandIns.push_back({C.Copy, ""});
+}
+
 std::optional<ProgramLaunch>
 commandMayStartProgram(const PgoRun &R, const RecordedLink &L,
                        ArrayRef<RecordedLink> Links,
                        ArrayRef<ProgramCopy> Copies) {
-  if (any_of(Links, [&](const RecordedLink &Other) {
-        return runsProgram(R, Other, Copies).has_value();
-      }))
+  if (startsABuildProgram(R, Links, Copies))
     return std::nullopt;
   ProgramLaunch Launch;
-  Launch.StandInFor.push_back(L.Target);
-  for (const ProgramCopy &C : Copies)
-    if (C.Target == L.Target)
-      Launch.StandInFor.push_back(C.Copy);
+  addStandIns(Launch, L.Target, Copies);
+  return Launch;
+}
+
+std::optional<ProgramLaunch>
+commandMayLoadLibrary(const PgoRun &R, const BuildLibrary &Library,
+                      ArrayRef<BuildLibrary> Libraries,
+                      ArrayRef<RecordedLink> Links,
+                      ArrayRef<ProgramCopy> Copies) {
+  if (startsABuildProgram(R, Links, Copies))
+    return std::nullopt;
+  ProgramLaunch Launch;
+  for (const RecordedLink &L : Links) {
+    std::optional<DynamicLinkInfo> Info = readDynamicLinkInfo(L.Target);
+    if (Info && !Info->IsSharedLibrary &&
+        needsLibrary(*Info, Library.Info.LoadName, Libraries))
+      addStandIns(Launch, L.Target, Copies);
+  }
+  if (Launch.StandIns.empty())
+    return std::nullopt;
   return Launch;
 }
 
@@ -143,7 +176,7 @@ static Error moveRunFdata(const BlockLayoutFiles &Files, StringRef RunDir,
 }
 
 /// Replays \p R's own command, which may start the program, with stand-ins
-/// at the program's paths (\p Launch.StandInFor): for callgrind, a shell
+/// at the program's paths (\p Launch.StandIns): for callgrind, a shell
 /// script that runs the profiled binary under it, one trace per process
 /// (valgrind's messages in a log of their own, apart from the command's
 /// standard error); for BOLT, the instrumented binary itself. \returns the
@@ -154,9 +187,13 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
                    StringRef RunDir, const ProcessSetup &Setup, StringRef What,
                    raw_ostream &Out) {
   bool Bolt = Profiler.Source == PgoBlockLayoutSource::Bolt;
-  std::string StandIn = Files.Instrumented;
-  if (!Bolt) {
-    StandIn = (RunDir + "/stand-in").str();
+  // One stand-in per binary it runs: under BOLT the instrumented binary
+  // itself, which runs where the program was; under callgrind a script.
+  auto WriteStandIn = [&](StringRef Executable,
+                          unsigned N) -> Expected<std::string> {
+    if (Bolt)
+      return Files.Instrumented;
+    std::string Path = (RunDir + "/stand-in-" + Twine(N)).str();
     std::string Script = "#!/bin/sh\n# kiln pgo optimize: block layout's "
                          "replay of a training run's command\n";
     if (!Launch.LibraryDir.empty())
@@ -171,18 +208,34 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
         shellQuote(
             ("--callgrind-out-file=" + RunDir + "/callgrind.out.%p").str()) +
         " " + shellQuote(("--log-file=" + RunDir + "/valgrind.%p.log").str()) +
-        " " + shellQuote(Files.Mapped) + " \"$@\"\n";
-    if (Error E = writeFileAtomically(StandIn, Script))
+        " " + shellQuote(Executable) + " \"$@\"\n";
+    if (Error E = writeFileAtomically(Path, Script))
       return skipped(toString(std::move(E)));
-  }
-  std::string Program = sys::path::filename(Launch.StandInFor.front()).str();
+    return Path;
+  };
+  std::string Started =
+      Launch.StandIns.size() == 1
+          ? sys::path::filename(Launch.StandIns.front().Path).str()
+          : "a program that loads " + sys::path::filename(Files.Mapped).str();
   Expected<ProcessResult> P = [&]() -> Expected<ProcessResult> {
-    ProgramStandIns StandIns;
-    if (Error E = StandIns.install(Launch.StandInFor, StandIn))
-      return skipped("replaying " + What + ": " + toString(std::move(E)));
+    ProgramStandIns Installed;
+    StringMap<std::string> ByExecutable;
+    for (const StandIn &S : Launch.StandIns) {
+      StringRef Executable = S.Executable.empty() ? Files.Mapped : S.Executable;
+      auto [It, New] = ByExecutable.try_emplace(Executable);
+      if (New) {
+        Expected<std::string> Written =
+            WriteStandIn(Executable, ByExecutable.size());
+        if (!Written)
+          return Written.takeError();
+        It->second = *Written;
+      }
+      if (Error E = Installed.install({S.Path}, It->second))
+        return skipped("replaying " + What + ": " + toString(std::move(E)));
+    }
     Expected<ProcessResult> Ran =
         runProcess(R.Command, {}, "optimize: block layout replay", Setup);
-    if (Error E = StandIns.restore()) {
+    if (Error E = Installed.restore()) {
       if (Ran)
         return std::move(E);
       return joinErrors(Ran.takeError(), std::move(E));
@@ -202,12 +255,22 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
       return std::move(E);
   } else {
     Profiles = filesNamed(RunDir, "callgrind.out.", "");
+    // A program whose DT_RPATH, or a path in its DT_NEEDED, names the
+    // build's own library loads that one, not the address-mapped copy.
+    for (const std::string &Trace : Profiles)
+      if (any_of(Launch.StandIns,
+                 [](const StandIn &S) { return !S.Executable.empty(); }) &&
+          !traceRanObject(Trace, Files.Mapped))
+        return skipped("replaying " + What +
+                       ": a program it started did not "
+                       "load " +
+                       Files.Mapped + " (see the objects of " + Trace + ")");
   }
   Out << "kiln: optimize: replayed " << What << " for block layout: ";
   if (Profiles.empty())
-    Out << "it did not start " << Program << '\n';
+    Out << "it did not start " << Started << '\n';
   else
-    Out << "it started " << Program << " " << Profiles.size()
+    Out << "it started " << Started << " " << Profiles.size()
         << " time(s), run by a stand-in under "
         << (Bolt ? "BOLT's instrumentation" : "callgrind") << '\n';
   return Profiles;
@@ -231,7 +294,7 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
   Setup.Stdout = "/dev/null";
   Setup.Stderr = RunDir + "/stderr.txt";
   std::string What = describeRun(R);
-  if (!Launch.StandInFor.empty())
+  if (!Launch.StandIns.empty())
     return replayWithStandIns(R, Launch, Profiler, Files, RunDir, Setup, What,
                               Out);
   std::vector<std::string> Command;

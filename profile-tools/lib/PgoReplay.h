@@ -67,6 +67,16 @@ struct BlockLayoutFiles {
         BuildLibraries(Dir + "/build-libraries") {}
 };
 
+/// A path of the build's program that a replay of a command replaces by a
+/// stand-in, which runs Executable under the profiler with the arguments
+/// it was given.
+struct StandIn {
+  std::string Path;
+  /// The profiled binary where empty; for a library's replay, a copy of
+  /// the program without its debug information.
+  std::string Executable;
+};
+
 /// How a training run ran the profiled program: by its path (or the path of
 /// a copy the build made of it), or through a libtool wrapper script, whose
 /// environment a replay needs. A replay runs the profiled binary in its
@@ -83,11 +93,11 @@ struct ProgramLaunch {
   std::string Executable;
   /// A directory of the build's libraries, first on LD_LIBRARY_PATH.
   std::string LibraryDir;
-  /// Where the run's own command (a script) may have started the program:
-  /// its paths, each of which holds a stand-in running the profiled binary
-  /// under the profiler while that command is replayed. Empty where the
-  /// run started the program itself.
-  std::vector<std::string> StandInFor;
+  /// Where the run's own command (a script) may have started the program,
+  /// or for a library the programs that load it: paths that hold a
+  /// stand-in while that command is replayed. Empty where the run started
+  /// the program itself.
+  std::vector<StandIn> StandIns;
 };
 
 /// \returns how \p R ran \p L's program (or a copy of it the build made),
@@ -110,6 +120,16 @@ commandMayStartProgram(const PgoRun &R, const RecordedLink &L,
 std::optional<ProgramLaunch>
 runLoadsLibrary(const PgoRun &R, const BuildLibrary &Library,
                 llvm::ArrayRef<BuildLibrary> Libraries);
+
+/// \returns how \p R may have started the programs of \p Links that load
+/// \p Library, where its command started none of the build's programs
+/// itself (as commandMayStartProgram); std::nullopt where it did, or where
+/// no program of the build loads \p Library.
+std::optional<ProgramLaunch>
+commandMayLoadLibrary(const PgoRun &R, const BuildLibrary &Library,
+                      llvm::ArrayRef<BuildLibrary> Libraries,
+                      llvm::ArrayRef<RecordedLink> Links,
+                      llvm::ArrayRef<ProgramCopy> Copies);
 
 /// Replays \p R, which ran the program as \p Launch says, under
 /// \p Profiler; \returns the profiles it wrote into \p Files' directory
