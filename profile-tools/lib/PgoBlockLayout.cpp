@@ -18,8 +18,8 @@
 /// order. A training run whose command started none of the build's
 /// programs itself (a script) is replayed as it ran, with a stand-in at the
 /// program's paths that runs the profiled binary under the profiler
-/// (ProgramStandIn.h). The program's output is replaced only once the
-/// relink succeeded: any failure leaves the function-level program, with
+/// (kiln/Tools/ProgramStandIn.h). The program's output is replaced only once
+/// the relink succeeded: any failure leaves the function-level program, with
 /// one warning saying why.
 ///
 /// A shared library the build linked is laid out the same way, after the

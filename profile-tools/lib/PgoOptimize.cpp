@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PgoSteps.h"
-#include "ProgramStandIn.h"
+#include "kiln/Tools/ProgramStandIn.h"
 
 #include "kiln/Support/ToolError.h"
 #include "kiln/Tools/PgoFlags.h"

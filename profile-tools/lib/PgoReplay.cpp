@@ -8,7 +8,7 @@
 
 #include "PgoReplay.h"
 #include "LibtoolWrapper.h"
-#include "ProgramStandIn.h"
+#include "kiln/Tools/ProgramStandIn.h"
 
 #include "kiln/Sources/BlockProfileSources.h"
 
@@ -213,10 +213,12 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
       return skipped(toString(std::move(E)));
     return Path;
   };
-  std::string Started =
-      Launch.StandIns.size() == 1
-          ? sys::path::filename(Launch.StandIns.front().Path).str()
-          : "a program that loads " + sys::path::filename(Files.Mapped).str();
+  // The programs by name, for what the replay says it started.
+  std::vector<std::string> Names;
+  for (const StandIn &S : Launch.StandIns)
+    if (!is_contained(Names, sys::path::filename(S.Path)))
+      Names.push_back(sys::path::filename(S.Path).str());
+  std::string Started = join(Names, " or ");
   Expected<ProcessResult> P = [&]() -> Expected<ProcessResult> {
     ProgramStandIns Installed;
     StringMap<std::string> ByExecutable;
@@ -231,7 +233,7 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
         It->second = *Written;
       }
       if (Error E = Installed.install({S.Path}, It->second))
-        return skipped("replaying " + What + ": " + toString(std::move(E)));
+        return std::move(E);
     }
     Expected<ProcessResult> Ran =
         runProcess(R.Command, {}, "optimize: block layout replay", Setup);
@@ -255,15 +257,15 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
       return std::move(E);
   } else {
     Profiles = filesNamed(RunDir, "callgrind.out.", "");
-    // A program whose DT_RPATH, or a path in its DT_NEEDED, names the
-    // build's own library loads that one, not the address-mapped copy.
+    // For a library: a program whose DT_RPATH, or a path in its
+    // DT_NEEDED, names the build's own library loads that one, not the
+    // address-mapped copy.
+    bool RunsCopies = any_of(Launch.StandIns, [](const StandIn &S) {
+      return !S.Executable.empty();
+    });
     for (const std::string &Trace : Profiles)
-      if (any_of(Launch.StandIns,
-                 [](const StandIn &S) { return !S.Executable.empty(); }) &&
-          !traceRanObject(Trace, Files.Mapped))
-        return skipped("replaying " + What +
-                       ": a program it started did not "
-                       "load " +
+      if (RunsCopies && !traceRanObject(Trace, Files.Mapped))
+        return skipped("replaying " + What + ": " + Started + " did not load " +
                        Files.Mapped + " (see the objects of " + Trace + ")");
   }
   Out << "kiln: optimize: replayed " << What << " for block layout: ";

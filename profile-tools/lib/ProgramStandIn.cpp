@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ProgramStandIn.h"
+#include "kiln/Tools/ProgramStandIn.h"
 
 #include "llvm/Support/FileSystem.h"
 

@@ -19,8 +19,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_TOOLS_LIB_PROGRAMSTANDIN_H
-#define KILN_TOOLS_LIB_PROGRAMSTANDIN_H
+#ifndef KILN_TOOLS_PROGRAMSTANDIN_H
+#define KILN_TOOLS_PROGRAMSTANDIN_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -68,4 +68,4 @@ std::string shellQuote(llvm::StringRef Arg);
 
 } // namespace kiln::pgo
 
-#endif // KILN_TOOLS_LIB_PROGRAMSTANDIN_H
+#endif // KILN_TOOLS_PROGRAMSTANDIN_H
