@@ -175,6 +175,20 @@ static Error moveRunFdata(const BlockLayoutFiles &Files, StringRef RunDir,
   return Error::success();
 }
 
+/// \returns why the replay \p What of \p R failed, if it did: it could not
+/// run, or it exited otherwise than the training run (its messages are in
+/// \p Logs).
+static Error replayFailure(Expected<ProcessResult> &P, const PgoRun &R,
+                           StringRef What, const Twine &Logs) {
+  if (!P)
+    return skipped("replaying " + What + ": " + toString(P.takeError()));
+  if (P->ExitStatus != R.ExitStatus)
+    return skipped("replaying " + What + " exited with status " +
+                   Twine(P->ExitStatus) + ", the training run with " +
+                   Twine(R.ExitStatus) + " (see " + Logs + ")");
+  return Error::success();
+}
+
 /// Replays \p R's own command, which may start the program, with stand-ins
 /// at the program's paths (\p Launch.StandIns): for callgrind, a shell
 /// script that runs the profiled binary under it, one trace per process
@@ -244,13 +258,10 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
     }
     return Ran;
   }();
-  if (!P)
-    return skipped("replaying " + What + ": " + toString(P.takeError()));
-  if (P->ExitStatus != R.ExitStatus)
-    return skipped("replaying " + What + " exited with status " +
-                   std::to_string(P->ExitStatus) + ", the training run with " +
-                   std::to_string(R.ExitStatus) + " (see " + Setup.Stderr +
-                   (Bolt ? "" : " and the valgrind logs beside it") + ")");
+  if (Error E = replayFailure(
+          P, R, What,
+          Setup.Stderr + (Bolt ? "" : " and the valgrind logs beside it")))
+    return std::move(E);
   std::vector<std::string> Profiles;
   if (Bolt) {
     if (Error E = moveRunFdata(Files, RunDir, Profiles))
@@ -329,13 +340,8 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
   }
   Expected<ProcessResult> P =
       runProcess(Command, Env, "optimize: block layout replay", Setup);
-  if (!P)
-    return skipped("replaying " + What + ": " + toString(P.takeError()));
-  if (P->ExitStatus != R.ExitStatus)
-    return skipped("replaying " + What + " exited with status " +
-                   std::to_string(P->ExitStatus) + ", the training run with " +
-                   std::to_string(R.ExitStatus) + " (see " + Setup.Stderr +
-                   ")");
+  if (Error E = replayFailure(P, R, What, Setup.Stderr))
+    return std::move(E);
   Out << "kiln: optimize: replayed " << What << " for block layout\n";
   std::vector<std::string> Profiles;
   if (Profiler.Source == PgoBlockLayoutSource::Callgrind) {
