@@ -108,6 +108,11 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
               W && IsBuilt(W->Program))
             Match = "libtool's wrapper script of the instrumented build's " +
                     W->Program;
+        // A script's run: its profiles are the programs' it started.
+        if (R.Used && Match == "not a program of the instrumented build")
+          Match += " (a command that started the build's programs: block "
+                   "layout replays it with a stand-in at each program's "
+                   "path)";
         Out << "      program " << R.Program->Path << ": " << Match << '\n';
       }
     }
