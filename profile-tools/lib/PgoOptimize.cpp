@@ -102,6 +102,32 @@ std::vector<ProgramCopy> findProgramCopies(const PgoManifest &M,
   return Copies;
 }
 
+std::vector<ProgramCopy> findHardLinks(ArrayRef<RecordedLink> Links) {
+  std::vector<ProgramCopy> HardLinks;
+  for (const RecordedLink &L : Links) {
+    sys::fs::file_status Target;
+    if (sys::fs::status(L.Target, Target) || Target.getLinkCount() < 2)
+      continue;
+    std::vector<std::string> Names;
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(sys::path::parent_path(L.Target), EC),
+         End;
+         It != End && !EC; It.increment(EC)) {
+      sys::fs::file_status Other;
+      // A symbolic link names the program's path, which gets the relink.
+      if (It->path() != L.Target &&
+          !sys::fs::status(It->path(), Other, /*Follow=*/false) &&
+          Other.type() == sys::fs::file_type::regular_file &&
+          Other.getUniqueID() == Target.getUniqueID())
+        Names.push_back(It->path());
+    }
+    llvm::sort(Names);
+    for (std::string &Name : Names)
+      HardLinks.push_back({std::move(Name), L.Target, /*HardLink=*/true});
+  }
+  return HardLinks;
+}
+
 Error replaceFileAtomically(StringRef From, StringRef To, StringRef Step) {
   std::string Temp = (To + ".kiln-tmp").str();
   if (std::error_code EC = sys::fs::copy_file(From, Temp))
@@ -120,9 +146,26 @@ Error replaceFileAtomically(StringRef From, StringRef To, StringRef Step) {
 Error refreshProgramCopies(ArrayRef<ProgramCopy> Copies, const Workspace &WS,
                            raw_ostream &Out) {
   for (const ProgramCopy &C : Copies) {
-    Out << "kiln: optimize: " << WS.display(C.Copy)
-        << " is the build's copy of " << WS.display(C.Target)
-        << ": copying the final link over it\n";
+    if (C.HardLink) {
+      Out << "kiln: optimize: " << WS.display(C.Copy)
+          << " is the build's hard link to " << WS.display(C.Target)
+          << ": linking it to the final link\n";
+      std::string Temp = C.Copy + ".kiln-tmp";
+      sys::fs::remove(Temp);
+      if (!sys::fs::create_hard_link(C.Target, Temp)) {
+        if (std::error_code EC = sys::fs::rename(Temp, C.Copy)) {
+          sys::fs::remove(Temp);
+          return makeToolError(
+              "optimize: cannot replace the file: " + EC.message(), C.Copy);
+        }
+        continue;
+      }
+      // Another file system since: a copy does as well.
+    } else {
+      Out << "kiln: optimize: " << WS.display(C.Copy)
+          << " is the build's copy of " << WS.display(C.Target)
+          << ": copying the final link over it\n";
+    }
     if (Error E = replaceFileAtomically(C.Target, C.Copy, "optimize"))
       return E;
   }
@@ -562,7 +605,20 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   // obj/<hash>/zstd and copies it to zstd): a program a training run ran
   // whose bytes are a linked program's is such a copy, and gets the final
   // link's bytes too.
-  std::vector<ProgramCopy> BuiltCopies = findProgramCopies(*M, Links, Targets);
+  // The names the build hard-linked to a program: found now, before a
+  // relink writes the program as a new file.
+  std::vector<ProgramCopy> HardLinks = findHardLinks(Links);
+  auto WithHardLinks = [&](std::vector<ProgramCopy> Copies) {
+    // A training run's program with the same bytes may be one of them.
+    for (const ProgramCopy &H : HardLinks) {
+      llvm::erase_if(Copies,
+                     [&](const ProgramCopy &C) { return C.Copy == H.Copy; });
+      Copies.push_back(H);
+    }
+    return Copies;
+  };
+  std::vector<ProgramCopy> BuiltCopies =
+      WithHardLinks(findProgramCopies(*M, Links, Targets));
   std::vector<BuildTime> BuiltAt = recordBuildTimes(Links, BuiltCopies);
   if (CS) {
     if (Error E = contextSensitiveRelink(
@@ -573,7 +629,8 @@ Error optimizeMain(const PgoOptions &Opts, const PgoEnvironment &Env,
   }
   if (BlockLayout) {
     // After the final links, whose bytes the copies now have.
-    std::vector<ProgramCopy> Copies = findProgramCopies(*M, Links, Targets);
+    std::vector<ProgramCopy> Copies =
+        WithHardLinks(findProgramCopies(*M, Links, Targets));
     if (Error E = blockLayoutRelink(WS, Env, *M, Opts.Transforms, Links, Copies,
                                     Final, Alternative, MappedFinalLinks, *B,
                                     Out, Err))

@@ -43,12 +43,15 @@ std::optional<ProgramLaunch> runsProgram(const PgoRun &R, const RecordedLink &L,
              return C.Copy == Path && C.Target == L.Target;
            });
   };
-  if (IsTarget(R.Program->Path))
-    return ProgramLaunch();
+  ProgramLaunch Launch;
+  if (IsTarget(R.Program->Path)) {
+    Launch.Name = sys::path::filename(R.Program->Path).str();
+    return Launch;
+  }
   if (std::optional<LibtoolWrapper> W = readLibtoolWrapper(R.Program->Path))
     if (IsTarget(W->Program)) {
-      ProgramLaunch Launch;
       Launch.LibraryPath = W->LibraryPath;
+      Launch.Name = sys::path::filename(W->Program).str();
       return Launch;
     }
   return std::nullopt;
@@ -116,6 +119,7 @@ std::optional<ProgramLaunch> runLoadsLibrary(const PgoRun &R,
     Launch.Program = W->Program;
     Launch.LibraryPath = W->LibraryPath;
   }
+  Launch.Name = sys::path::filename(Launch.Program).str();
   std::optional<DynamicLinkInfo> Info = readDynamicLinkInfo(Launch.Program);
   if (!Info || Info->IsSharedLibrary ||
       !needsLibrary(*Info, Library.Info.LoadName, Libraries))
@@ -173,6 +177,29 @@ static Error moveRunFdata(const BlockLayoutFiles &Files, StringRef RunDir,
     Profiles.push_back(To);
   }
   return Error::success();
+}
+
+/// \returns \p Executable by the file name \p Name: itself where that is
+/// its name, else a hard link (or, where none can be made, a symbolic link)
+/// in \p Files' directory. Valgrind's client sees the path it runs as
+/// argv[0], and a program may act on its name (pigz decompresses when run
+/// as unpigz); the block profile's reader finds the profiled binary
+/// through either link.
+static Expected<std::string> executableNamed(StringRef Executable,
+                                             StringRef Name,
+                                             const BlockLayoutFiles &Files) {
+  if (Name.empty() || sys::path::filename(Executable) == Name)
+    return Executable.str();
+  std::string Dir = Files.Dir + "/as";
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return skipped(Dir + ": cannot create the directory: " + EC.message());
+  std::string Link = Dir + "/" + Name.str();
+  sys::fs::remove(Link);
+  if (sys::fs::create_hard_link(Executable, Link) &&
+      sys::fs::create_link(Executable, Link))
+    return skipped(Link + ": cannot link " + Executable + " by the name " +
+                   Name + " its training run used");
+  return Link;
 }
 
 /// \returns why the replay \p What of \p R failed, if it did: it could not
@@ -237,11 +264,16 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
     ProgramStandIns Installed;
     StringMap<std::string> ByExecutable;
     for (const StandIn &S : Launch.StandIns) {
-      StringRef Executable = S.Executable.empty() ? Files.Mapped : S.Executable;
-      auto [It, New] = ByExecutable.try_emplace(Executable);
+      // Run by the name the command starts it by.
+      Expected<std::string> Executable =
+          executableNamed(S.Executable.empty() ? Files.Mapped : S.Executable,
+                          sys::path::filename(S.Path), Files);
+      if (!Executable)
+        return Executable.takeError();
+      auto [It, New] = ByExecutable.try_emplace(*Executable);
       if (New) {
         Expected<std::string> Written =
-            WriteStandIn(Executable, ByExecutable.size());
+            WriteStandIn(*Executable, ByExecutable.size());
         if (!Written)
           return Written.takeError();
         It->second = *Written;
@@ -317,13 +349,16 @@ Expected<std::vector<std::string>> replayRun(const PgoRun &R,
     Command = R.Command;
     Setup.Executable = Files.Instrumented;
   } else {
+    Expected<std::string> Executable = executableNamed(
+        Launch.Executable.empty() ? Files.Mapped : Launch.Executable,
+        Launch.Name, Files);
+    if (!Executable)
+      return Executable.takeError();
     Command = {Profiler.Tool};
     Command.insert(Command.end(), std::begin(CallgrindOptions),
                    std::end(CallgrindOptions));
     Command.insert(Command.end(),
-                   {"--callgrind-out-file=" + Trace, Launch.Executable.empty()
-                                                         ? Files.Mapped
-                                                         : Launch.Executable});
+                   {"--callgrind-out-file=" + Trace, *Executable});
     Command.insert(Command.end(), R.Command.begin() + 1, R.Command.end());
   }
   // The program runs as the libtool wrapper the training ran would have run

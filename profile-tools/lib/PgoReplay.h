@@ -91,6 +91,10 @@ struct ProgramLaunch {
   /// What runs under the profiler: the profiled binary where empty, else a
   /// copy of Program without its debug information.
   std::string Executable;
+  /// The file name the run started the program by (a copy's, a hard
+  /// link's: `unpigz` for pigz): the replay runs it by that name, since a
+  /// program may act on it. "" for the profiled binary's own name.
+  std::string Name;
   /// A directory of the build's libraries, first on LD_LIBRARY_PATH.
   std::string LibraryDir;
   /// Where the run's own command (a script) may have started the program,

@@ -97,11 +97,15 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
                         [&](const PgoFileStamp &P) { return P.Path == Path; });
         };
         if (M->Instrument)
-          for (const PgoFileStamp &P : M->Instrument->Programs)
+          for (const PgoFileStamp &P : M->Instrument->Programs) {
             if (P.Path == R.Program->Path)
               Match = P.Hash == R.Program->Hash
                           ? "the instrumented build's"
                           : "differs from the instrumented build's";
+            else if (!IsBuilt(R.Program->Path) && P.Hash == R.Program->Hash)
+              Match = "the instrumented build's " + P.Path +
+                      " by another name (a copy or a link the build made)";
+          }
         if (!IsBuilt(R.Program->Path))
           if (std::optional<LibtoolWrapper> W =
                   readLibtoolWrapper(R.Program->Path);

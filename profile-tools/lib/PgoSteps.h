@@ -251,20 +251,28 @@ std::vector<std::string> composeRelinkCommand(const RecordedLink &L,
                                               const PgoPhaseFlags &Flags,
                                               const PgoWrapperConfig &Final);
 
-/// A program the build copied from one it linked.
+/// A program the build copied from one it linked, or linked to it by
+/// another name (a hard link).
 struct ProgramCopy {
   std::string Copy, Target;
+  bool HardLink = false;
 };
 /// \returns the programs of training runs that are not profiled programs
 /// but have the bytes of one of \p Links' now: the build's copies.
 std::vector<ProgramCopy> findProgramCopies(const PgoManifest &M,
                                            llvm::ArrayRef<RecordedLink> Links,
                                            llvm::ArrayRef<std::string> Targets);
+/// \returns the other names that the build gave \p Links' programs in
+/// their directories by hard links (`ln -f pigz unpigz`); call it before
+/// any relink, which writes a new file and leaves such a name with the
+/// build's bytes.
+std::vector<ProgramCopy> findHardLinks(llvm::ArrayRef<RecordedLink> Links);
 /// Copies \p From (with its permissions) to a temporary next to \p To and
 /// renames it over \p To.
 llvm::Error replaceFileAtomically(llvm::StringRef From, llvm::StringRef To,
                                   llvm::StringRef Step);
-/// Gives each copy its program's bytes again.
+/// Gives each copy its program's bytes again (a hard link links to the
+/// program again).
 llvm::Error refreshProgramCopies(llvm::ArrayRef<ProgramCopy> Copies,
                                  const Workspace &WS, llvm::raw_ostream &Out);
 /// Records \p Program's stamp as it is now in \p B.Programs.
