@@ -58,8 +58,8 @@ void describeTraining(const TrainingCoverage &C, const Workspace &WS,
      << " --scenario=<name> -- <command>', one scenario per kind of work), ";
   if (Optimized)
     OS << "after '" << WS.command("instrument")
-       << " -- <build command>' again (the programs are the optimized build "
-          "now, which writes no profile), then '"
+       << " -- <build command>' again (the optimized build's programs "
+          "write no profile), then '"
        << WS.command("optimize") << "'\n";
   else
     OS << "then '" << WS.command("optimize") << "' again\n";
