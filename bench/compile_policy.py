@@ -62,7 +62,8 @@ from lib import pages  # noqa: E402
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 
-# name -> (flavour or None, LLVM options, sparse profile merge, weight of the
+# name -> (flavour or None, options (LLVM's; clang's -f... as they are),
+# sparse profile merge, weight of the
 # profile's counts: kiln pgo's compile profile is x64 where its splitter
 # alone cuts functions, docs/Passes/FunctionSplitting.rst)
 CONFIGS = {
@@ -80,6 +81,7 @@ CONFIGS = {
     "ir-sparse-icp90-x64": ("ir", ["-icp-total-percent-threshold=90"], True, 64),
     "fe-noicp": ("fe", ["-disable-icp"], False, 1),
     "ir-sparse-icp90-size": ("ir", ["-icp-total-percent-threshold=90"], True, 1),
+    "ir-sparse-icp90-noplt": ("ir", ["-icp-total-percent-threshold=90", "-fno-plt"], True, 1),
 }
 # Configurations whose compiles load Kiln's plugin to optimize the code no
 # training ran for size (string tables left alone, so the plugin changes
@@ -89,9 +91,10 @@ GENERATE = {"fe": "-fprofile-instr-generate", "ir": "-fprofile-generate"}
 
 
 def config_flags(options: list[str]) -> tuple[str, str]:
-    """The compile and link flags that carry LLVM \\p options."""
-    return (" ".join("-mllvm " + o for o in options),
-            " ".join("-Wl,-mllvm," + o for o in options))
+    """The compile and link flags that carry \\p options: clang's own
+    (`-f...`) as they are, LLVM's through -mllvm."""
+    return (" ".join(o if o.startswith("-f") else "-mllvm " + o for o in options),
+            " ".join(o if o.startswith("-f") else "-Wl,-mllvm," + o for o in options))
 
 
 def build(prog, work: Path, tools: dict, name: str, extra: str, ldextra: str,

@@ -22,6 +22,7 @@
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/HotImportBinding.h"
 #include "kiln/Passes/ImportShaping.h"
 #include "kiln/Passes/ProfileInlineAdvisor.h"
 #include "kiln/Passes/SectionPlacement.h"

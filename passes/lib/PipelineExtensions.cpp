@@ -42,6 +42,7 @@
 #include "kiln/Passes/CallGraphProfile.h"
 #include "kiln/Passes/FunctionOrder.h"
 #include "kiln/Passes/FunctionProfile.h"
+#include "kiln/Passes/HotImportBinding.h"
 #include "kiln/Passes/ImportShaping.h"
 #include "kiln/Passes/SectionPlacement.h"
 #include "kiln/Passes/StringTableLowering.h"
@@ -155,6 +156,11 @@ static void addEndOfPipelinePasses(ModulePassManager &MPM,
   // and it removes the 'CG Profile' flag it has used.
   if (OrderFunctions && Phase == ThinOrFullLTOPhase::FullLTOPostLink)
     MPM.addPass(kiln::FunctionOrderPass());
+  // Where code generation follows, after the backends' inlining: the calls
+  // it left are the ones the code makes.
+  if (kiln::isHotImportBindingRequested() &&
+      Phase != ThinOrFullLTOPhase::ThinLTOPreLink)
+    MPM.addPass(kiln::HotImportBindingPass());
   // Code generation follows in compile, ThinLTO backends and full LTO; the
   // splitter's options must be set before it starts (FunctionSplitting.h).
   if (kiln::isFunctionSplittingRequested() &&
