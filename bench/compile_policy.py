@@ -63,9 +63,9 @@ from lib import pages  # noqa: E402
 REPO_DIR = Path(__file__).resolve().parent.parent
 
 # name -> (flavour or None, options (LLVM's; clang's -f... as they are),
-# sparse profile merge, weight of the
-# profile's counts: kiln pgo's compile profile is x64 where its splitter
-# alone cuts functions, docs/Passes/FunctionSplitting.rst)
+# sparse profile merge, weight of the profile's counts: kiln pgo's compile
+# profile is x64 where its splitter alone cuts functions,
+# docs/Passes/FunctionSplitting.rst)
 CONFIGS = {
     "o2": (None, [], False, 1),
     "fe": ("fe", [], False, 1),
