@@ -89,7 +89,8 @@ run: `default` (what optimize does), `no-split`, `no-cs`, `order-only`
 (neither), `no-order`, `no-block` (`--block-layout=off`: function-level
 layout only), `no-partial-training` (the compile profile keeps the
 functions no training ran, as code that never runs), `+untrained-size`
-(the code no training ran optimized for size once inlined into), `icp-stock` (LLVM's
+(the code no training ran optimized for size once inlined into),
+`no-bind-hot-imports` (every import called through the PLT), `icp-stock` (LLVM's
 indirect-call promotion thresholds), `+cs-compile` and
 `icp-stock+cs-compile` (the context-sensitive profiles in the final links'
 backends too, as stock CSPGO's), and `+inline`, `+section-placement`, `+strtab` (the default
@@ -161,6 +162,7 @@ VARIANTS = {
     "no-partial-training": (["--no-partial-training"], "", ""),
     "+untrained-size": (["--untrained-size"], "", ""),
     "+no-pgso": (["--no-pgso"], "", ""),
+    "no-bind-hot-imports": (["--no-bind-hot-imports"], "", ""),
     "icp-stock": (["--icp=stock"], "", ""),
     "icp-stock+cs-compile": (["--icp=stock", "--cs-compile"], "", ""),
 }

@@ -41,6 +41,7 @@ static const char *const Usage =
     "[--no-strtab]\n"
     "                     [--no-partial-training] [--untrained-size] "
     "[--no-pgso] [--cs-compile]\n"
+    "                     [--no-bind-hot-imports]\n"
     "                     [--block-layout=callgrind|bolt|off] "
     "[--callgrind-budget=SECONDS]\n"
     "                     [--icp=guarded|stock|off] [--workspace=DIR] "
@@ -103,15 +104,17 @@ static Expected<PgoOptions> parsePgoArgs(ArrayRef<std::string> Args) {
       O.KeepFailed = true;
       continue;
     }
-    if (IsOptimize && (A == "--no-split" || A == "--no-order" ||
-                       A == "--no-lto" || A == "--no-cs" ||
-                       A == "--no-strtab" || A == "--no-partial-training")) {
+    if (IsOptimize &&
+        (A == "--no-split" || A == "--no-order" || A == "--no-lto" ||
+         A == "--no-cs" || A == "--no-strtab" || A == "--no-partial-training" ||
+         A == "--no-bind-hot-imports")) {
       O.Switches.push_back(A.str());
       (A == "--no-split"              ? O.Transforms.Split
        : A == "--no-order"            ? O.Transforms.Order
        : A == "--no-cs"               ? O.Transforms.ContextSensitive
        : A == "--no-strtab"           ? O.Transforms.StringTables
        : A == "--no-partial-training" ? O.Transforms.PartialTraining
+       : A == "--no-bind-hot-imports" ? O.Transforms.BindHotImports
                                       : O.Transforms.ThinLTO) = false;
       continue;
     }

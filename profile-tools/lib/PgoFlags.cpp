@@ -57,6 +57,8 @@ static void addKilnLinkFlags(const PgoToolPaths &Tools,
   }
   if (Transforms.Split && Transforms.ThinLTO)
     TargetLink.push_back("-Wl,-mllvm,-kiln-split-functions");
+  if (Transforms.BindHotImports && Transforms.ThinLTO)
+    TargetLink.push_back("-Wl,-mllvm,-kiln-bind-hot-imports");
   // kiln-lld loads the plugin, whose string-table pass is on by default.
   if (!Transforms.StringTables)
     TargetLink.push_back("-Wl,-mllvm,-kiln-strtab=false");

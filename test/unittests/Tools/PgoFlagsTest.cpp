@@ -66,6 +66,7 @@ TEST(PgoFlags, OptimizeDefault) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,--kiln-profiles-of-build",
                           "-Wl,-mllvm,-kiln-split-functions",
+                          "-Wl,-mllvm,-kiln-bind-hot-imports",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90"));
@@ -82,13 +83,24 @@ TEST(PgoFlags, OptimizeSwitches) {
     EXPECT_THAT(F.TargetLink, Contains("-fuse-ld=/kiln/bin/kiln-lld"));
   }
   {
-    // --no-order: kiln-lld only for the splitter's options in the backends.
+    // --no-bind-hot-imports: the imports are called through the PLT.
+    PgoTransforms T;
+    T.BindHotImports = false;
+    PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
+    EXPECT_THAT(F.TargetLink,
+                Not(Contains("-Wl,-mllvm,-kiln-bind-hot-imports")));
+    EXPECT_THAT(F.TargetLink, Contains("-Wl,-mllvm,-kiln-split-functions"));
+  }
+  {
+    // --no-order: kiln-lld only for the backends' options (the splitter's,
+    // the hot imports').
     PgoTransforms T;
     T.Order = false;
     PgoPhaseFlags F = computeOptimizeFlags(tools(), profiles(), T);
     EXPECT_THAT(F.TargetLink,
                 ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                             "-Wl,-mllvm,-kiln-split-functions",
+                            "-Wl,-mllvm,-kiln-bind-hot-imports",
                             "-fprofile-use=/ws/profiles/compile-x64.profdata",
                             "-Wno-error=backend-plugin",
                             "-Wl,-mllvm,-icp-total-percent-threshold=90"));
@@ -376,6 +388,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "startup.profdata",
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,--kiln-profiles-of-build",
+                          "-Wl,-mllvm,-kiln-bind-hot-imports",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
@@ -387,6 +400,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
                           "-Wl,--kiln-profile=/ws/profiles/steady.profdata",
                           "-Wl,--kiln-profiles-of-build",
                           "-Wl,-mllvm,-kiln-split-functions",
+                          "-Wl,-mllvm,-kiln-bind-hot-imports",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",
@@ -405,6 +419,7 @@ TEST(PgoFlags, BlockLayoutLinks) {
   EXPECT_THAT(Blocks.TargetLink,
               ElementsAre("-fuse-ld=/kiln/bin/kiln-lld",
                           "-Wl,-mllvm,-kiln-split-functions",
+                          "-Wl,-mllvm,-kiln-bind-hot-imports",
                           "-fprofile-use=/ws/profiles/compile-x64.profdata",
                           "-Wno-error=backend-plugin",
                           "-Wl,-mllvm,-icp-total-percent-threshold=90",

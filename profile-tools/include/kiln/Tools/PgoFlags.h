@@ -136,6 +136,12 @@ struct PgoTransforms {
   /// warm code loses its size optimization too; docs/benchmarks.md, "Code
   /// the training never ran, compiled for speed").
   bool ColdCodeForSpeed = false;
+  /// The functions another object provides (the C library's, libstdc++'s)
+  /// that the profile's hot blocks call are called through their GOT
+  /// entries, one jump fewer per call than through the PLT, and bound when
+  /// the program loads (`-kiln-bind-hot-imports` in the ThinLTO backends of
+  /// the profiled programs' links; off: `--no-bind-hot-imports`).
+  bool BindHotImports = true;
   /// The context-sensitive relink's profiles, of the final build's
   /// functions after inlining, go into the ThinLTO backends of the final
   /// links beside the compile profile, as stock CSPGO's second profile does
