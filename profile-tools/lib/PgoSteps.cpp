@@ -12,6 +12,7 @@
 #include "kiln/Tools/PgoFlags.h"
 #include "kiln/Tools/PgoWorkspace.h"
 #include "kiln/Tools/ProfileMerge.h"
+#include "kiln/Tools/ProgramStandIn.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -77,7 +78,8 @@ std::string joinCommand(ArrayRef<std::string> Command) {
     bool Plain = !A.empty() && all_of(A, [](char C) {
       return isAlnum(C) || StringRef("-_./=:,+%@").contains(C);
     });
-    Text += Plain ? A : "'" + A + "'";
+    // As the shell reads it back: a quote inside is quoted too.
+    Text += Plain ? A : shellQuote(A);
   }
   return Text;
 }
