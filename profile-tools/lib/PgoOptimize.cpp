@@ -146,6 +146,11 @@ Error replaceFileAtomically(StringRef From, StringRef To, StringRef Step) {
 Error refreshProgramCopies(ArrayRef<ProgramCopy> Copies, const Workspace &WS,
                            raw_ostream &Out) {
   for (const ProgramCopy &C : Copies) {
+    // A symbolic link to the program already names what the relink wrote.
+    SmallString<256> Real, TargetReal;
+    if (sys::fs::is_symlink_file(C.Copy) && !sys::fs::real_path(C.Copy, Real) &&
+        !sys::fs::real_path(C.Target, TargetReal) && Real == TargetReal)
+      continue;
     if (C.HardLink) {
       Out << "kiln: optimize: " << WS.display(C.Copy)
           << " is the build's hard link to " << WS.display(C.Target)
