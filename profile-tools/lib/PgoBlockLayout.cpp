@@ -238,6 +238,9 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
   std::vector<std::pair<std::string,
                         std::vector<std::pair<const PgoRun *, ProgramLaunch>>>>
       Replayable;
+  std::vector<std::string> Loaders;
+  if (Library)
+    Loaders = programsLoading(*Library, Libraries, Links);
   for (const std::string &S : M.usableScenarios()) {
     Replayable.push_back({S, {}});
     for (const PgoRun *R : M.usedRuns(S)) {
@@ -245,8 +248,7 @@ writeBlockProfile(const RecordedLink &L, const PgoManifest &M,
           Library ? runLoadsLibrary(*R, *Library, Libraries)
                   : runsProgram(*R, L, Copies);
       if (!Launch)
-        Launch = Library ? commandMayLoadLibrary(*R, *Library, Libraries, Links,
-                                                 Copies)
+        Launch = Library ? commandMayLoadLibrary(*R, Loaders, Links, Copies)
                          : commandMayStartProgram(*R, L, Links, Copies);
       if (Launch)
         Replayable.back().second.emplace_back(R, std::move(*Launch));

@@ -87,22 +87,28 @@ commandMayStartProgram(const PgoRun &R, const RecordedLink &L,
   return Launch;
 }
 
-std::optional<ProgramLaunch>
-commandMayLoadLibrary(const PgoRun &R, const BuildLibrary &Library,
-                      ArrayRef<BuildLibrary> Libraries,
-                      ArrayRef<RecordedLink> Links,
-                      ArrayRef<ProgramCopy> Copies) {
-  if (startsABuildProgram(R, Links, Copies))
-    return std::nullopt;
-  ProgramLaunch Launch;
+std::vector<std::string> programsLoading(const BuildLibrary &Library,
+                                         ArrayRef<BuildLibrary> Libraries,
+                                         ArrayRef<RecordedLink> Links) {
+  std::vector<std::string> Loaders;
   for (const RecordedLink &L : Links) {
     std::optional<DynamicLinkInfo> Info = readDynamicLinkInfo(L.Target);
     if (Info && !Info->IsSharedLibrary &&
         needsLibrary(*Info, Library.Info.LoadName, Libraries))
-      addStandIns(Launch, L.Target, Copies);
+      Loaders.push_back(L.Target);
   }
-  if (Launch.StandIns.empty())
+  return Loaders;
+}
+
+std::optional<ProgramLaunch>
+commandMayLoadLibrary(const PgoRun &R, ArrayRef<std::string> Loaders,
+                      ArrayRef<RecordedLink> Links,
+                      ArrayRef<ProgramCopy> Copies) {
+  if (Loaders.empty() || startsABuildProgram(R, Links, Copies))
     return std::nullopt;
+  ProgramLaunch Launch;
+  for (const std::string &Program : Loaders)
+    addStandIns(Launch, Program, Copies);
   return Launch;
 }
 
@@ -264,16 +270,21 @@ replayWithStandIns(const PgoRun &R, const ProgramLaunch &Launch,
     ProgramStandIns Installed;
     StringMap<std::string> ByExecutable;
     for (const StandIn &S : Launch.StandIns) {
-      // Run by the name the command starts it by.
-      Expected<std::string> Executable =
-          executableNamed(S.Executable.empty() ? Files.Mapped : S.Executable,
-                          sys::path::filename(S.Path), Files);
-      if (!Executable)
-        return Executable.takeError();
-      auto [It, New] = ByExecutable.try_emplace(*Executable);
+      std::string Executable = Files.Instrumented;
+      if (!Bolt) {
+        // Run by the name the command starts it by (BOLT's instrumented
+        // binary is the stand-in, at that name).
+        Expected<std::string> Named =
+            executableNamed(S.Executable.empty() ? Files.Mapped : S.Executable,
+                            sys::path::filename(S.Path), Files);
+        if (!Named)
+          return Named.takeError();
+        Executable = *Named;
+      }
+      auto [It, New] = ByExecutable.try_emplace(Executable);
       if (New) {
         Expected<std::string> Written =
-            WriteStandIn(*Executable, ByExecutable.size());
+            WriteStandIn(Executable, ByExecutable.size());
         if (!Written)
           return Written.takeError();
         It->second = *Written;

@@ -125,13 +125,18 @@ std::optional<ProgramLaunch>
 runLoadsLibrary(const PgoRun &R, const BuildLibrary &Library,
                 llvm::ArrayRef<BuildLibrary> Libraries);
 
-/// \returns how \p R may have started the programs of \p Links that load
-/// \p Library, where its command started none of the build's programs
-/// itself (as commandMayStartProgram); std::nullopt where it did, or where
-/// no program of the build loads \p Library.
+/// \returns the programs of \p Links that load \p Library, one of the
+/// build's \p Libraries (directly or through another of them).
+std::vector<std::string> programsLoading(const BuildLibrary &Library,
+                                         llvm::ArrayRef<BuildLibrary> Libraries,
+                                         llvm::ArrayRef<RecordedLink> Links);
+
+/// \returns how \p R may have started \p Loaders, the build's programs
+/// that load a library (programsLoading), where its command started none
+/// of the build's programs \p Links itself (as commandMayStartProgram);
+/// std::nullopt where it did, or where there are no \p Loaders.
 std::optional<ProgramLaunch>
-commandMayLoadLibrary(const PgoRun &R, const BuildLibrary &Library,
-                      llvm::ArrayRef<BuildLibrary> Libraries,
+commandMayLoadLibrary(const PgoRun &R, llvm::ArrayRef<std::string> Loaders,
                       llvm::ArrayRef<RecordedLink> Links,
                       llvm::ArrayRef<ProgramCopy> Copies);
 

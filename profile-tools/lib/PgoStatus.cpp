@@ -90,7 +90,7 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
           << " raw profile(s): " << joinCommand(R.Command)
           << (R.Stdin.empty() ? "" : " < " + R.Stdin) << '\n';
       if (R.Program) {
-        std::string Match = "not a program of the instrumented build";
+        std::string Match;
         auto IsBuilt = [&](StringRef Path) {
           return M->Instrument &&
                  any_of(M->Instrument->Programs,
@@ -112,11 +112,14 @@ Error statusMain(const PgoOptions &Opts, raw_ostream &Out) {
               W && IsBuilt(W->Program))
             Match = "libtool's wrapper script of the instrumented build's " +
                     W->Program;
-        // A script's run: its profiles are the programs' it started.
-        if (R.Used && Match == "not a program of the instrumented build")
-          Match += " (a command that started the build's programs: block "
-                   "layout replays it with a stand-in at each program's "
-                   "path)";
+        if (Match.empty()) {
+          Match = "not a program of the instrumented build";
+          // A script's run: its profiles are the programs' it started.
+          if (R.Used)
+            Match += " (a command that started the build's programs: block "
+                     "layout replays it with a stand-in at each program's "
+                     "path)";
+        }
         Out << "      program " << R.Program->Path << ": " << Match << '\n';
       }
     }
